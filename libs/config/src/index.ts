@@ -1,0 +1,33 @@
+import { z } from 'zod';
+
+export { z };
+
+export class ConfigError extends Error {}
+
+/** Parses `env` against `schema`, naming every bad key. Throws ConfigError. */
+export function parseEnv<S extends z.ZodType>(schema: S, env: Record<string, string | undefined> = process.env): Readonly<z.infer<S>> {
+  const result = schema.safeParse(env);
+  if (!result.success) {
+    const lines = result.error.issues.map((issue) => `  ${issue.path.join('.') || '(root)'}: ${issue.message}`);
+    throw new ConfigError(`invalid environment:\n${lines.join('\n')}`);
+  }
+  return Object.freeze(result.data);
+}
+
+/** parseEnv for entrypoints: prints the problems and exits 1. */
+export function loadEnv<S extends z.ZodType>(schema: S, env: Record<string, string | undefined> = process.env): Readonly<z.infer<S>> {
+  try {
+    return parseEnv(schema, env);
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n`);
+    process.exit(1);
+  }
+}
+
+/** Settings every rex process shares. */
+export const CommonEnv = z.object({
+  LOG_LEVEL: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info').describe('log level'),
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(0).describe('port of /metrics; 0 picks a free one'),
+  SHUTDOWN_DELAY_MS: z.coerce.number().int().min(0).default(0).describe('wait after failing readiness before draining'),
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000).describe('longest drain before in-flight work is cut'),
+});

@@ -1,0 +1,4 @@
+export { createPool, withTransaction, isReachable, type Pool, type PoolClient } from './pool.ts';
+export { migrate, readMigrations, type Migration } from './migrate.ts';
+export { startEmbeddedPostgres, freePort, type EmbeddedDatabase } from './embedded.ts';
+export { createDatabase, dropDatabase, databaseUrl } from './databases.ts';

@@ -1,0 +1,49 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type pg from 'pg';
+
+export type Migration = { version: string; sql: string };
+
+/** Reads `NNNN_verb_object.sql` files from `dir`, in order. */
+export function readMigrations(dir: string): Migration[] {
+  return readdirSync(dir)
+    .filter((file) => /^\d{4}_[a-z0-9_]+\.sql$/.test(file))
+    .sort()
+    .map((file) => ({ version: file.replace(/\.sql$/, ''), sql: readFileSync(join(dir, file), 'utf8') }));
+}
+
+/**
+ * Applies the migrations of one schema that are not applied yet, each in its
+ * own transaction. An advisory lock per schema lets every replica call this at
+ * start-up: one migrates, the others wait and then find nothing to do.
+ */
+export async function migrate(pool: pg.Pool, schema: string, migrations: Migration[]): Promise<string[]> {
+  const client = await pool.connect();
+  const applied: string[] = [];
+  try {
+    await client.query('SELECT pg_advisory_lock(hashtext($1))', [`rex:migrate:${schema}`]);
+    await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+    await client.query(
+      `CREATE TABLE IF NOT EXISTS ${schema}.schema_migrations (version text PRIMARY KEY, applied_on timestamptz NOT NULL DEFAULT now())`,
+    );
+    const { rows } = await client.query<{ version: string }>(`SELECT version FROM ${schema}.schema_migrations`);
+    const done = new Set(rows.map((row) => row.version));
+    for (const migration of migrations) {
+      if (done.has(migration.version)) continue;
+      await client.query('BEGIN');
+      try {
+        await client.query(migration.sql);
+        await client.query(`INSERT INTO ${schema}.schema_migrations (version) VALUES ($1)`, [migration.version]);
+        await client.query('COMMIT');
+      } catch (error) {
+        await client.query('ROLLBACK');
+        throw new Error(`migration ${schema}/${migration.version} failed: ${(error as Error).message}`);
+      }
+      applied.push(migration.version);
+    }
+  } finally {
+    await client.query('SELECT pg_advisory_unlock(hashtext($1))', [`rex:migrate:${schema}`]).catch(() => undefined);
+    client.release();
+  }
+  return applied;
+}

@@ -1,0 +1,47 @@
+import * as grpc from '@grpc/grpc-js';
+import { grpcClientDuration, use } from '@rex/telemetry';
+
+use(grpcClientDuration);
+
+export const CHANNEL_OPTIONS: grpc.ChannelOptions = {
+  'grpc.keepalive_time_ms': 30_000,
+  'grpc.keepalive_timeout_ms': 5_000,
+  'grpc.keepalive_permit_without_calls': 1,
+  // Reconnect quickly after a backend restarts so callers see 503s only briefly.
+  'grpc.initial_reconnect_backoff_ms': 200,
+  'grpc.max_reconnect_backoff_ms': 2_000,
+};
+
+type UnaryMethod<Q, R> = (
+  request: Q,
+  metadata: grpc.Metadata,
+  options: grpc.CallOptions,
+  callback: (error: grpc.ServiceError | null, response?: R) => void,
+) => grpc.ClientUnaryCall;
+
+/** Promise form of a unary call, always with a deadline. */
+export function callUnary<Q, R>(
+  client: grpc.Client,
+  service: string,
+  method: string,
+  request: Q,
+  deadlineMs: number,
+): Promise<R> {
+  const fn = (client as unknown as Record<string, UnaryMethod<Q, R>>)[method];
+  const started = process.hrtime.bigint();
+  return new Promise<R>((resolve, reject) => {
+    fn.call(client, request, new grpc.Metadata(), { deadline: Date.now() + deadlineMs }, (error, response) => {
+      const code = error ? error.code : grpc.status.OK;
+      grpcClientDuration.observe(
+        { grpc_service: service, grpc_method: method, grpc_code: grpc.status[code] },
+        Number(process.hrtime.bigint() - started) / 1e9,
+      );
+      if (error) reject(error);
+      else resolve(response as R);
+    });
+  });
+}
+
+export function isServiceError(error: unknown): error is grpc.ServiceError {
+  return error instanceof Error && typeof (error as grpc.ServiceError).code === 'number' && 'metadata' in error;
+}

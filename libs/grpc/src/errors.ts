@@ -1,0 +1,92 @@
+import * as grpc from '@grpc/grpc-js';
+import protobuf from 'protobufjs';
+import { PROTO_FILES, PROTOS_DIR } from '@rex/protos';
+
+/** A field that failed validation: `field` is `<entity>:<field>` as the REST API reports it. */
+export type FieldViolation = { field: string; description: string };
+
+/** Errors a handler throws; the gRPC adapter turns each into a status. */
+export class DomainError extends Error {
+  readonly code: grpc.status;
+  readonly violations: FieldViolation[];
+  readonly metadata: Record<string, string>;
+  constructor(code: grpc.status, message: string, violations: FieldViolation[] = [], metadata: Record<string, string> = {}) {
+    super(message);
+    this.code = code;
+    this.violations = violations;
+    this.metadata = metadata;
+  }
+}
+
+export const invalid = (violations: FieldViolation[] | Record<string, string>, message = 'Bad Request'): DomainError =>
+  new DomainError(
+    grpc.status.INVALID_ARGUMENT,
+    message,
+    Array.isArray(violations) ? violations : Object.entries(violations).map(([field, description]) => ({ field, description })),
+  );
+export const badRequest = (message: string): DomainError => new DomainError(grpc.status.FAILED_PRECONDITION, message);
+export const notFound = (message = 'Not Found'): DomainError => new DomainError(grpc.status.NOT_FOUND, message);
+export const forbidden = (message: string): DomainError => new DomainError(grpc.status.PERMISSION_DENIED, message);
+export const conflict = (message: string, metadata: Record<string, string> = {}): DomainError =>
+  new DomainError(grpc.status.ALREADY_EXISTS, message, [], metadata);
+export const unavailable = (message: string): DomainError => new DomainError(grpc.status.UNAVAILABLE, message);
+
+const root = new protobuf.Root();
+root.resolvePath = (_origin, target) => (target.startsWith('google/protobuf/') ? target : `${PROTOS_DIR}/${target}`);
+root.loadSync(PROTO_FILES.filter((file) => file.startsWith('google/rpc/')), { keepCase: true });
+const StatusType = root.lookupType('google.rpc.Status');
+const BadRequestType = root.lookupType('google.rpc.BadRequest');
+const ErrorInfoType = root.lookupType('google.rpc.ErrorInfo');
+const BAD_REQUEST_URL = 'type.googleapis.com/google.rpc.BadRequest';
+const ERROR_INFO_URL = 'type.googleapis.com/google.rpc.ErrorInfo';
+const DETAILS_KEY = 'grpc-status-details-bin';
+
+/** Turns any thrown value into a grpc status; unknown errors become INTERNAL with a generic message. */
+export function toServiceError(error: unknown): Partial<grpc.StatusObject> {
+  if (!(error instanceof DomainError)) {
+    return { code: grpc.status.INTERNAL, details: 'Internal error' };
+  }
+  const metadata = new grpc.Metadata();
+  const details = [];
+  if (error.violations.length) {
+    const value = BadRequestType.encode(
+      BadRequestType.create({ field_violations: error.violations.map((v) => ({ field: v.field, description: v.description })) }),
+    ).finish();
+    details.push({ type_url: BAD_REQUEST_URL, value });
+  }
+  if (Object.keys(error.metadata).length) {
+    const value = ErrorInfoType.encode(ErrorInfoType.create({ reason: 'REX', domain: 'rex', metadata: error.metadata })).finish();
+    details.push({ type_url: ERROR_INFO_URL, value });
+  }
+  if (details.length) {
+    const status = StatusType.encode(StatusType.create({ code: error.code, message: error.message, details })).finish();
+    metadata.set(DETAILS_KEY, Buffer.from(status));
+  }
+  return { code: error.code, details: error.message, metadata };
+}
+
+export type DecodedError = { code: grpc.status; message: string; violations: FieldViolation[]; metadata: Record<string, string> };
+
+/** Reads a failed call's status, message, field violations and extra metadata. */
+export function decodeServiceError(error: grpc.ServiceError): DecodedError {
+  const decoded: DecodedError = { code: error.code, message: error.details, violations: [], metadata: {} };
+  const raw = error.metadata?.get(DETAILS_KEY)[0];
+  if (!raw || typeof raw === 'string') return decoded;
+  const status = StatusType.toObject(StatusType.decode(raw), { defaults: true }) as {
+    details: { type_url: string; value: Uint8Array }[];
+  };
+  for (const detail of status.details) {
+    if (detail.type_url === BAD_REQUEST_URL) {
+      const bad = BadRequestType.toObject(BadRequestType.decode(detail.value), { defaults: true }) as {
+        field_violations: FieldViolation[];
+      };
+      decoded.violations = bad.field_violations;
+    } else if (detail.type_url === ERROR_INFO_URL) {
+      const info = ErrorInfoType.toObject(ErrorInfoType.decode(detail.value), { defaults: true }) as {
+        metadata: Record<string, string>;
+      };
+      decoded.metadata = info.metadata;
+    }
+  }
+  return decoded;
+}

@@ -1,0 +1,16 @@
+export * as grpc from '@grpc/grpc-js';
+export {
+  DomainError,
+  invalid,
+  badRequest,
+  notFound,
+  forbidden,
+  conflict,
+  unavailable,
+  toServiceError,
+  decodeServiceError,
+  type FieldViolation,
+  type DecodedError,
+} from './errors.ts';
+export { unary, startGrpcServer, type GrpcServer } from './server.ts';
+export { callUnary, isServiceError, CHANNEL_OPTIONS } from './client.ts';

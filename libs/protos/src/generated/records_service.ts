@@ -1,0 +1,51 @@
+import type * as grpc from '@grpc/grpc-js';
+import type { EnumTypeDefinition, MessageTypeDefinition } from '@grpc/proto-loader';
+
+import type { AuthContext as _common_v1_AuthContext, AuthContext__Output as _common_v1_AuthContext__Output } from './common/v1/AuthContext.ts';
+import type { ClientConnection as _common_v1_ClientConnection, ClientConnection__Output as _common_v1_ClientConnection__Output } from './common/v1/ClientConnection.ts';
+import type { FieldValue as _common_v1_FieldValue, FieldValue__Output as _common_v1_FieldValue__Output } from './common/v1/FieldValue.ts';
+import type { TextList as _common_v1_TextList, TextList__Output as _common_v1_TextList__Output } from './common/v1/TextList.ts';
+import type { CreateSampleRequest as _records_v1_CreateSampleRequest, CreateSampleRequest__Output as _records_v1_CreateSampleRequest__Output } from './records/v1/CreateSampleRequest.ts';
+import type { CreateSampleResponse as _records_v1_CreateSampleResponse, CreateSampleResponse__Output as _records_v1_CreateSampleResponse__Output } from './records/v1/CreateSampleResponse.ts';
+import type { DeleteSampleRequest as _records_v1_DeleteSampleRequest, DeleteSampleRequest__Output as _records_v1_DeleteSampleRequest__Output } from './records/v1/DeleteSampleRequest.ts';
+import type { DeleteSampleResponse as _records_v1_DeleteSampleResponse, DeleteSampleResponse__Output as _records_v1_DeleteSampleResponse__Output } from './records/v1/DeleteSampleResponse.ts';
+import type { GetSampleRequest as _records_v1_GetSampleRequest, GetSampleRequest__Output as _records_v1_GetSampleRequest__Output } from './records/v1/GetSampleRequest.ts';
+import type { GetSampleResponse as _records_v1_GetSampleResponse, GetSampleResponse__Output as _records_v1_GetSampleResponse__Output } from './records/v1/GetSampleResponse.ts';
+import type { RecordsServiceClient as _records_v1_RecordsServiceClient, RecordsServiceDefinition as _records_v1_RecordsServiceDefinition } from './records/v1/RecordsService.ts';
+import type { SavedRecord as _records_v1_SavedRecord, SavedRecord__Output as _records_v1_SavedRecord__Output } from './records/v1/SavedRecord.ts';
+import type { Submission as _records_v1_Submission, Submission__Output as _records_v1_Submission__Output } from './records/v1/Submission.ts';
+import type { UpdateSampleRequest as _records_v1_UpdateSampleRequest, UpdateSampleRequest__Output as _records_v1_UpdateSampleRequest__Output } from './records/v1/UpdateSampleRequest.ts';
+import type { UpdateSampleResponse as _records_v1_UpdateSampleResponse, UpdateSampleResponse__Output as _records_v1_UpdateSampleResponse__Output } from './records/v1/UpdateSampleResponse.ts';
+
+type SubtypeConstructor<Constructor extends new (...args: any) => any, Subtype> = {
+  new(...args: ConstructorParameters<Constructor>): Subtype;
+};
+
+export interface ProtoGrpcType {
+  common: {
+    v1: {
+      AuthContext: MessageTypeDefinition<_common_v1_AuthContext, _common_v1_AuthContext__Output>
+      ClientConnection: MessageTypeDefinition<_common_v1_ClientConnection, _common_v1_ClientConnection__Output>
+      Entity: EnumTypeDefinition
+      FieldValue: MessageTypeDefinition<_common_v1_FieldValue, _common_v1_FieldValue__Output>
+      Scope: EnumTypeDefinition
+      TextList: MessageTypeDefinition<_common_v1_TextList, _common_v1_TextList__Output>
+    }
+  }
+  records: {
+    v1: {
+      CreateSampleRequest: MessageTypeDefinition<_records_v1_CreateSampleRequest, _records_v1_CreateSampleRequest__Output>
+      CreateSampleResponse: MessageTypeDefinition<_records_v1_CreateSampleResponse, _records_v1_CreateSampleResponse__Output>
+      DeleteSampleRequest: MessageTypeDefinition<_records_v1_DeleteSampleRequest, _records_v1_DeleteSampleRequest__Output>
+      DeleteSampleResponse: MessageTypeDefinition<_records_v1_DeleteSampleResponse, _records_v1_DeleteSampleResponse__Output>
+      GetSampleRequest: MessageTypeDefinition<_records_v1_GetSampleRequest, _records_v1_GetSampleRequest__Output>
+      GetSampleResponse: MessageTypeDefinition<_records_v1_GetSampleResponse, _records_v1_GetSampleResponse__Output>
+      RecordsService: SubtypeConstructor<typeof grpc.Client, _records_v1_RecordsServiceClient> & { service: _records_v1_RecordsServiceDefinition }
+      SavedRecord: MessageTypeDefinition<_records_v1_SavedRecord, _records_v1_SavedRecord__Output>
+      Submission: MessageTypeDefinition<_records_v1_Submission, _records_v1_Submission__Output>
+      UpdateSampleRequest: MessageTypeDefinition<_records_v1_UpdateSampleRequest, _records_v1_UpdateSampleRequest__Output>
+      UpdateSampleResponse: MessageTypeDefinition<_records_v1_UpdateSampleResponse, _records_v1_UpdateSampleResponse__Output>
+    }
+  }
+}
+

@@ -1,0 +1,28 @@
+import * as grpc from '@grpc/grpc-js';
+import * as protoLoader from '@grpc/proto-loader';
+import { LOADER_OPTIONS, PROTO_FILES } from './options.ts';
+import type { ProtoGrpcType as RecordsProto } from './generated/records_service.ts';
+
+export { LOADER_OPTIONS, PROTO_FILES, PROTOS_DIR } from './options.ts';
+
+const definition = protoLoader.loadSync(PROTO_FILES, { ...LOADER_OPTIONS, includeDirs: [...LOADER_OPTIONS.includeDirs] });
+const loaded = grpc.loadPackageDefinition(definition) as unknown as RecordsProto;
+
+export const recordsV1 = loaded.records.v1;
+
+export type { AuthContext } from './generated/common/v1/AuthContext.ts';
+export type { AuthContext__Output } from './generated/common/v1/AuthContext.ts';
+export type { FieldValue, FieldValue__Output } from './generated/common/v1/FieldValue.ts';
+export type { Entity } from './generated/common/v1/Entity.ts';
+export type { Scope } from './generated/common/v1/Scope.ts';
+export type { RecordsServiceClient, RecordsServiceHandlers } from './generated/records/v1/RecordsService.ts';
+export type { Submission, Submission__Output } from './generated/records/v1/Submission.ts';
+export type { SavedRecord, SavedRecord__Output } from './generated/records/v1/SavedRecord.ts';
+export type { CreateSampleRequest__Output } from './generated/records/v1/CreateSampleRequest.ts';
+export type { CreateSampleResponse, CreateSampleResponse__Output } from './generated/records/v1/CreateSampleResponse.ts';
+export type { GetSampleRequest__Output } from './generated/records/v1/GetSampleRequest.ts';
+export type { GetSampleResponse, GetSampleResponse__Output } from './generated/records/v1/GetSampleResponse.ts';
+export type { UpdateSampleRequest__Output } from './generated/records/v1/UpdateSampleRequest.ts';
+export type { UpdateSampleResponse, UpdateSampleResponse__Output } from './generated/records/v1/UpdateSampleResponse.ts';
+export type { DeleteSampleRequest__Output } from './generated/records/v1/DeleteSampleRequest.ts';
+export type { DeleteSampleResponse } from './generated/records/v1/DeleteSampleResponse.ts';

@@ -1,0 +1,47 @@
+import { NodeSDK } from '@opentelemetry/sdk-node';
+import { BatchSpanProcessor, type SpanExporter, type SpanProcessor } from '@opentelemetry/sdk-trace';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
+import { ExpressInstrumentation } from '@opentelemetry/instrumentation-express';
+import { GrpcInstrumentation } from '@opentelemetry/instrumentation-grpc';
+import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
+import { PinoInstrumentation } from '@opentelemetry/instrumentation-pino';
+
+let sdk: NodeSDK | undefined;
+
+const IGNORED_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
+
+/**
+ * Starts OpenTelemetry with the instrumentations rex relies on. Spans are
+ * exported over OTLP when OTEL_EXPORTER_OTLP_ENDPOINT (or the traces variant)
+ * is set; sampling follows the standard OTEL_TRACES_SAMPLER variables.
+ * `exporter` lets tests collect spans in memory.
+ */
+export function startTracing(exporter?: SpanExporter): void {
+  if (sdk || process.env.OTEL_SDK_DISABLED === 'true') return;
+  const spanProcessors: SpanProcessor[] = [];
+  const endpoint = process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? process.env.OTEL_EXPORTER_OTLP_ENDPOINT;
+  if (exporter) spanProcessors.push(new BatchSpanProcessor({ exporter, scheduledDelayMillis: 100 }));
+  else if (endpoint) spanProcessors.push(new BatchSpanProcessor({ exporter: new OTLPTraceExporter() }));
+  sdk = new NodeSDK({
+    serviceName: process.env.OTEL_SERVICE_NAME,
+    spanProcessors,
+    metricReaders: [],
+    logRecordProcessors: [],
+    instrumentations: [
+      new HttpInstrumentation({
+        ignoreIncomingRequestHook: (req) => IGNORED_PATHS.has((req.url ?? '').split('?')[0]),
+      }),
+      new ExpressInstrumentation(),
+      new GrpcInstrumentation({ ignoreGrpcMethods: ['Check', 'Watch'] }),
+      new PgInstrumentation(),
+      new PinoInstrumentation(),
+    ],
+  });
+  sdk.start();
+}
+
+export async function stopTracing(): Promise<void> {
+  await sdk?.shutdown();
+  sdk = undefined;
+}

@@ -1,0 +1,58 @@
+// Entry point of the root commands. Runs on any Node.js >= 18: it installs the
+// workspace (pnpm and Node.js 24 come from the npm registry) when needed, then
+// hands over to the real command on Node.js 24.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const pnpmVersion = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).packageManager.split('@')[1];
+const node24 = join(root, 'node_modules', '.bin', 'node');
+const marker = join(root, 'node_modules', '.modules.yaml');
+
+const commands = {
+  start: ['scripts/start.ts'],
+  admin: ['services/admin/src/main.ts'],
+  bench: ['bench/run.ts'],
+  test: ['node_modules/vitest/vitest.mjs', 'run'],
+  typecheck: ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.json'],
+  protos: ['libs/protos/scripts/generate.ts'],
+};
+
+function log(message) {
+  process.stderr.write(`[rex] ${message}\n`);
+}
+
+function needsInstall() {
+  if (!existsSync(marker) || !existsSync(node24)) return true;
+  const lock = join(root, 'pnpm-lock.yaml');
+  return existsSync(lock) && statSync(lock).mtimeMs > statSync(marker).mtimeMs;
+}
+
+function install() {
+  log(`installing dependencies with pnpm ${pnpmVersion} (Node.js 24 and PostgreSQL binaries come from the npm registry; the first run takes a minute)…`);
+  const args = ['-y', `pnpm@${pnpmVersion}`, 'install', '--reporter=append-only'];
+  if (process.env.CI) args.push('--frozen-lockfile');
+  const result = spawnSync('npx', args, { cwd: root, stdio: 'inherit', env: process.env });
+  if (result.status !== 0) {
+    log('dependency installation failed; see the output above');
+    process.exit(result.status ?? 1);
+  }
+}
+
+const [name, ...rest] = process.argv.slice(2);
+const command = commands[name];
+if (!command) {
+  log(`unknown command ${name}; one of: ${Object.keys(commands).join(', ')}`);
+  process.exit(2);
+}
+if (needsInstall()) install();
+
+const env = { ...process.env, PATH: `${join(root, 'node_modules', '.bin')}:${process.env.PATH}` };
+const child = spawnSync(node24, ['--conditions=development', '--disable-warning=ExperimentalWarning', ...command, ...rest], {
+  cwd: root,
+  stdio: 'inherit',
+  env,
+});
+process.exit(child.status ?? (child.signal ? 1 : 0));

@@ -1,0 +1,69 @@
+import { jwtVerify } from 'jose';
+import { HttpError } from '../http-error.ts';
+import type { Caller } from './caller.ts';
+import type { Directory, Website } from './directory.ts';
+import { bearerToken, peekPayload, type JwtPayload } from './jwt.ts';
+import { selectScope } from './scope.ts';
+import { TtlCache } from './ttl-cache.ts';
+import type { AuthRequest, Authenticator } from './authenticate.ts';
+
+const CLOCK_TOLERANCE_S = 60;
+const UNVERIFIED_TTL_MS = 5 * 60_000;
+
+type Verified = { payload: JwtPayload; website: Website };
+
+/**
+ * jwtUser: an RS256 token issued by a website (`iss` = its url), verified with
+ * the website's stored public key. With the namespaced `user:id` claim the
+ * caller is that user (who needs a role on the website); without it, the
+ * website anonymously.
+ */
+export function jwtUser(directory: Directory, claimNamespace: string): Authenticator {
+  const userClaim = `http://${claimNamespace}/user:id`;
+  const scopeClaim = `http://${claimNamespace}/scope`;
+  const clientClaim = `http://${claimNamespace}/client:username`;
+  // Verified tokens are remembered until they expire, so a client's repeated
+  // requests pay for the signature check once.
+  const verified = new TtlCache<Verified>(UNVERIFIED_TTL_MS, 20_000);
+
+  async function verify(token: string, payload: JwtPayload & { iss: string }): Promise<Verified | undefined> {
+    const cached = verified.get(token);
+    if (cached) return cached;
+    const website = await directory.websiteByUrl(payload.iss);
+    if (!website) return undefined;
+    if (website.badKey) throw new HttpError(500, 'The public key stored for the website cannot be read.');
+    if (!website.publicKey) return undefined;
+    try {
+      const result = await jwtVerify(token, website.publicKey, { algorithms: ['RS256'], clockTolerance: CLOCK_TOLERANCE_S });
+      const entry = { payload: result.payload as JwtPayload, website };
+      const exp = typeof result.payload.exp === 'number' ? result.payload.exp * 1000 - Date.now() : UNVERIFIED_TTL_MS;
+      verified.set(token, entry, Math.min(exp, UNVERIFIED_TTL_MS));
+      return entry;
+    } catch {
+      throw new HttpError(401, 'Unable to authorise');
+    }
+  }
+
+  return async (req: AuthRequest): Promise<Caller | undefined> => {
+    const token = bearerToken(req.authorization);
+    if (!token) return undefined;
+    const peeked = peekPayload(token);
+    if (clientClaim in peeked) return undefined;
+    const result = await verify(token, peeked);
+    if (!result) return undefined;
+    const { payload, website } = result;
+    if (payload.email_verified === false) throw new HttpError(401, 'The email address of the user is not verified.');
+    const rawUser = payload[userClaim];
+    if (rawUser === undefined || rawUser === null) {
+      const scope = selectScope({ tokenScope: payload.scope, namespacedScope: payload[scopeClaim], requested: req.scope, fallback: 'reporting' });
+      return { method: 'jwtUser', entity: 'website', websiteId: website.id, scope, mayPostAnonymously: website.allowAnonJwtPost };
+    }
+    const userId = String(rawUser);
+    if (!/^[1-9]\d{0,17}$/.test(userId)) throw new HttpError(401, 'Unable to authorise');
+    const role = await directory.roleOf(userId, website.id);
+    if (role === null) throw new HttpError(403, 'The user has no role on this website.');
+    const fallback = role === 3 || req.resource === 'reports' ? 'userWithinWebsite' : 'website';
+    const scope = selectScope({ tokenScope: payload.scope, namespacedScope: payload[scopeClaim], requested: req.scope, fallback });
+    return { method: 'jwtUser', entity: 'user', websiteId: website.id, userId, scope };
+  };
+}

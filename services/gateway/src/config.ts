@@ -1,0 +1,16 @@
+import { CommonEnv, z } from '@rex/config';
+
+export const GatewayEnv = CommonEnv.extend({
+  GATEWAY_HOST: z.string().default('0.0.0.0').describe('HTTP listen address'),
+  GATEWAY_PORT: z.coerce.number().int().min(0).max(65535).default(8080).describe('HTTP listen port'),
+  DATABASE_URL: z.string().min(1).describe('PostgreSQL connection string (schema auth)'),
+  REX_CONFIG: z.string().optional().describe('REST configuration file (YAML or JSON); unset → the development configuration'),
+  RECORDS_ADDR: z.string().default('127.0.0.1:50051').describe('records service address, host:port'),
+  GRPC_DEADLINE_MS: z.coerce.number().int().min(1).default(5_000).describe('deadline of every call to a backend'),
+  BODY_LIMIT: z.string().default('1mb').describe('largest JSON body accepted'),
+  TRUSTED_PROXIES: z.string().default('loopback').describe('proxies whose X-Forwarded-* headers are believed (Express trust proxy syntax)'),
+  AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).default(30_000).describe('how long website, key and role lookups are cached'),
+  DB_POOL_MAX: z.coerce.number().int().min(1).default(5).describe('largest number of database connections'),
+});
+
+export type GatewayConfig = z.infer<typeof GatewayEnv>;

@@ -1,0 +1,70 @@
+import type { FieldValue, FieldValue__Output, SavedRecord__Output, Submission } from '@rex/protos';
+import { HttpError } from './http-error.ts';
+
+/** Child keys of a submission, per entity, and the entity each child is. */
+const CHILDREN: Record<string, Record<string, string>> = {
+  sample: { samples: 'sample', occurrences: 'occurrence', media: 'sample_medium' },
+  occurrence: { media: 'occurrence_medium' },
+  location: { media: 'location_medium' },
+};
+
+/** Where each entity's records live, for hrefs. */
+export const RESOURCE_OF: Record<string, string> = {
+  sample: 'samples',
+  occurrence: 'occurrences',
+  location: 'locations',
+  sample_medium: 'sample_media',
+  occurrence_medium: 'occurrence_media',
+  location_medium: 'location_media',
+};
+
+function fieldValue(entity: string, key: string, value: unknown): FieldValue {
+  if (value === null) return { null: true };
+  if (typeof value === 'string') return { text: value };
+  if (typeof value === 'number' && Number.isFinite(value)) return { text: String(value) };
+  if (typeof value === 'boolean') return { text: value ? 't' : 'f' };
+  if (Array.isArray(value) && value.every((item) => ['string', 'number', 'boolean'].includes(typeof item))) {
+    return { list: { items: value.map((item) => (typeof item === 'boolean' ? (item ? 't' : 'f') : String(item))) } };
+  }
+  throw new HttpError(400, { [`${entity}:${key}`]: 'Must be a text, number, boolean, null or a list of those.' });
+}
+
+/** Turns a JSON submission (`values` plus child arrays) into the records service's form, checking its shape. */
+export function toSubmission(entity: string, body: unknown): Submission {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) {
+    throw new HttpError(400, { [`${entity}:values`]: 'The submission must be a JSON object with values.' });
+  }
+  const object = body as Record<string, unknown>;
+  const rawValues = object.values ?? {};
+  if (!rawValues || typeof rawValues !== 'object' || Array.isArray(rawValues)) {
+    throw new HttpError(400, { [`${entity}:values`]: 'values must be an object of field names to values.' });
+  }
+  const values: Record<string, FieldValue> = {};
+  for (const [key, value] of Object.entries(rawValues)) values[key] = fieldValue(entity, key, value);
+  const submission: Submission = { values };
+  for (const [key, childEntity] of Object.entries(CHILDREN[entity] ?? {})) {
+    const children = object[key];
+    if (children === undefined) continue;
+    if (!Array.isArray(children)) throw new HttpError(400, { [`${entity}:${key}`]: `${key} must be an array.` });
+    (submission as Record<string, unknown>)[key] = children.map((child) => toSubmission(childEntity, child));
+  }
+  return submission;
+}
+
+export function fromFieldValues(values: Record<string, FieldValue__Output>): Record<string, string | null | string[]> {
+  const out: Record<string, string | null | string[]> = {};
+  for (const [key, value] of Object.entries(values)) {
+    out[key] = value.kind === 'text' ? (value.text ?? '') : value.kind === 'list' ? (value.list?.items ?? []) : null;
+  }
+  return out;
+}
+
+/** The create/update response: values, href and the saved children, each with its own href. */
+export function envelope(saved: SavedRecord__Output, servicesUrl: string): Record<string, unknown> {
+  const values = fromFieldValues(saved.values);
+  const body: Record<string, unknown> = { values, href: `${servicesUrl}/rest/${RESOURCE_OF[saved.entity]}/${values.id}` };
+  for (const key of ['occurrences', 'samples', 'media'] as const) {
+    if (saved[key].length) body[key] = saved[key].map((child) => envelope(child, servicesUrl));
+  }
+  return body;
+}

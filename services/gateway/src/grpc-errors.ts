@@ -1,0 +1,32 @@
+import { decodeServiceError, grpc, isServiceError } from '@rex/grpc';
+import { HttpError } from './http-error.ts';
+
+const HTTP_STATUS: Partial<Record<grpc.status, number>> = {
+  [grpc.status.INVALID_ARGUMENT]: 400,
+  [grpc.status.OUT_OF_RANGE]: 400,
+  [grpc.status.FAILED_PRECONDITION]: 400,
+  [grpc.status.UNAUTHENTICATED]: 401,
+  [grpc.status.PERMISSION_DENIED]: 403,
+  [grpc.status.NOT_FOUND]: 404,
+  [grpc.status.ALREADY_EXISTS]: 409,
+  [grpc.status.ABORTED]: 409,
+  [grpc.status.RESOURCE_EXHAUSTED]: 429,
+  [grpc.status.UNIMPLEMENTED]: 501,
+  [grpc.status.UNAVAILABLE]: 503,
+  [grpc.status.DEADLINE_EXCEEDED]: 504,
+};
+
+/** The one place a backend's gRPC status becomes an HTTP status and the spec's body. */
+export function httpErrorFromGrpc(error: unknown, backend: string): HttpError | undefined {
+  if (!isServiceError(error)) return undefined;
+  const decoded = decodeServiceError(error);
+  const status = HTTP_STATUS[decoded.code] ?? 500;
+  if (status === 503) return new HttpError(503, `The ${backend} service is unavailable; try again shortly.`);
+  if (status === 504) return new HttpError(504, `The ${backend} service did not answer in time.`);
+  if (status === 500) return new HttpError(500, 'Internal error');
+  if (status === 404) return new HttpError(404);
+  if (decoded.violations.length) {
+    return new HttpError(status, Object.fromEntries(decoded.violations.map((v) => [v.field, v.description])));
+  }
+  return new HttpError(status, decoded.message, decoded.metadata.extra ? JSON.parse(decoded.metadata.extra) : {});
+}

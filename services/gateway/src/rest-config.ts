@@ -1,0 +1,74 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { parse as parseYaml } from 'yaml';
+import { z } from '@rex/config';
+
+export const METHOD_NAMES = ['jwtUser', 'jwtClient', 'directClient', 'directUser', 'directWebsite', 'hmacClient', 'hmacWebsite'] as const;
+export type MethodName = (typeof METHOD_NAMES)[number];
+
+const MethodOptions = z
+  .object({
+    allow_http: z.boolean().default(false),
+    allow_cors: z.union([z.boolean(), z.array(z.string())]).default(false),
+    resource_options: z.record(z.string(), z.unknown()).default({}),
+  })
+  .strict();
+export type MethodOptions = z.infer<typeof MethodOptions>;
+
+const SearchEndpoint = z
+  .object({
+    open: z.boolean().default(false),
+    apply_filters: z.boolean().default(true),
+    index: z.string(),
+    url: z.string().url(),
+    allowed: z.record(z.string(), z.record(z.string(), z.string())).optional(),
+  })
+  .strict();
+
+const RestConfigSchema = z
+  .object({
+    user_id: z.string().optional(),
+    dataset_name_attr_id: z.number().int().optional(),
+    allow_auth_tokens_in_url: z.boolean().default(false),
+    claim_namespace: z.string().min(1).default('indicia.org.uk'),
+    authentication_methods: z.partialRecord(z.enum(METHOD_NAMES), MethodOptions).default({}),
+    clients: z.record(z.string(), z.unknown()).default({}),
+    search_index: z.record(z.string(), SearchEndpoint).optional(),
+    elasticsearch: z.record(z.string(), SearchEndpoint).optional(),
+    media_queue: z
+      .object({ max_upload_size: z.number().int().positive().optional(), allowed_file_types: z.array(z.string()).optional() })
+      .strict()
+      .optional(),
+  })
+  .strict();
+
+export type RestConfig = z.infer<typeof RestConfigSchema> & {
+  /** Enabled methods in the order the file lists them (the order they are tried). */
+  methods: { name: MethodName; options: MethodOptions }[];
+};
+
+export const DEVELOPMENT_CONFIG = fileURLToPath(new URL('../../../config/development.yaml', import.meta.url));
+
+export class RestConfigError extends Error {}
+
+/** Reads and validates the REST configuration file; every problem names its key. */
+export function loadRestConfig(path: string = DEVELOPMENT_CONFIG): RestConfig {
+  let raw: unknown;
+  try {
+    const text = readFileSync(path, 'utf8');
+    raw = path.endsWith('.json') ? JSON.parse(text) : parseYaml(text);
+  } catch (error) {
+    throw new RestConfigError(`cannot read REST configuration ${path}: ${(error as Error).message}`);
+  }
+  const result = RestConfigSchema.safeParse(raw ?? {});
+  if (!result.success) {
+    const lines = result.error.issues.map((issue) => `  ${issue.path.join('.') || '(root)'}: ${issue.message}`);
+    throw new RestConfigError(`invalid REST configuration ${path}:\n${lines.join('\n')}`);
+  }
+  const config = result.data;
+  const methods = Object.entries(config.authentication_methods).map(([name, options]) => ({
+    name: name as MethodName,
+    options: options as MethodOptions,
+  }));
+  return { ...config, search_index: config.search_index ?? config.elasticsearch, methods };
+}

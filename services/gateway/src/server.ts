@@ -1,0 +1,71 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createPool, isReachable, migrate } from '@rex/db';
+import type { Logger } from '@rex/logger';
+import { createApp } from './app.ts';
+import { createDirectory } from './auth/directory.ts';
+import { jwtUser } from './auth/jwt-user.ts';
+import { createRecordsClient } from './clients/records.ts';
+import type { GatewayConfig } from './config.ts';
+import { SCHEMA, migrations } from './db/migrations.ts';
+import { METHOD_NAMES, loadRestConfig, type RestConfig } from './rest-config.ts';
+
+export type GatewayServer = { port: number; server: Server; stop: () => Promise<void> };
+
+const IMPLEMENTED = new Set(['jwtUser']);
+
+export async function startGateway(config: GatewayConfig, logger: Logger, restConfig: RestConfig = loadRestConfig(config.REX_CONFIG)): Promise<GatewayServer> {
+  for (const { name } of restConfig.methods) {
+    if (!IMPLEMENTED.has(name)) logger.warn({ method: name }, 'authentication method is not available in this version and is ignored');
+  }
+  const pool = createPool(config.DATABASE_URL, { max: config.DB_POOL_MAX, applicationName: 'rex-gateway' });
+  const applied = await migrate(pool, SCHEMA, migrations());
+  if (applied.length) logger.info({ applied }, 'migrations applied');
+
+  const directory = createDirectory(pool, config.AUTH_CACHE_TTL_MS);
+  const records = createRecordsClient(config.RECORDS_ADDR, config.GRPC_DEADLINE_MS);
+
+  let stopping = false;
+  let databaseReachable = true;
+  const probe = setInterval(async () => {
+    databaseReachable = await isReachable(pool);
+  }, 5_000);
+  probe.unref();
+
+  const app = createApp({
+    config: restConfig,
+    authenticators: { jwtUser: jwtUser(directory, restConfig.claim_namespace) },
+    records,
+    logger,
+    bodyLimit: config.BODY_LIMIT,
+    trustProxy: config.TRUSTED_PROXIES,
+    isReady: () => !stopping && databaseReachable,
+  });
+  const server = createServer(app);
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
+  server.requestTimeout = 60_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.GATEWAY_PORT, config.GATEWAY_HOST, resolve);
+  });
+  const port = (server.address() as AddressInfo).port;
+  logger.info({ port, methods: restConfig.methods.map((m) => m.name).filter((m) => METHOD_NAMES.includes(m)) }, 'gateway listening');
+
+  return {
+    port,
+    server,
+    async stop() {
+      stopping = true;
+      clearInterval(probe);
+      if (config.SHUTDOWN_DELAY_MS) await new Promise((resolve) => setTimeout(resolve, config.SHUTDOWN_DELAY_MS));
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      const timer = setTimeout(() => server.closeAllConnections(), config.SHUTDOWN_TIMEOUT_MS);
+      await closed;
+      clearTimeout(timer);
+      records.close();
+      await pool.end();
+    },
+  };
+}

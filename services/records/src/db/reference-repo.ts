@@ -1,0 +1,55 @@
+import type { Pool } from '@rex/db';
+import type { AttributeDefinition, RecordEntity } from '../domain/attributes.ts';
+import type { SurveyReference } from '../domain/samples.ts';
+
+type SurveyAttributeRow = {
+  id: string;
+  website_id: string;
+  attribute_id: string | null;
+  entity: RecordEntity | null;
+  caption: string | null;
+  data_type: AttributeDefinition['dataType'] | null;
+  multi_value: boolean | null;
+  required: boolean | null;
+  terms: Record<string, string> | null;
+};
+
+/** The website's surveys among `ids`, with the sample and occurrence attributes linked to each. */
+export async function loadSurveys(db: Pool, websiteId: string, ids: string[]): Promise<Map<string, SurveyReference>> {
+  const surveys = new Map<string, SurveyReference>();
+  if (!ids.length) return surveys;
+  const { rows } = await db.query<SurveyAttributeRow>(
+    `SELECT s.id, s.website_id, a.id AS attribute_id, a.entity, a.caption, a.data_type, a.multi_value, sa.required,
+            (SELECT json_object_agg(t.id, t.term) FROM records.attribute_terms t WHERE t.attribute_id = a.id) AS terms
+       FROM records.surveys s
+       LEFT JOIN records.survey_attributes sa ON sa.survey_id = s.id
+       LEFT JOIN records.attributes a ON a.id = sa.attribute_id AND NOT a.deleted
+      WHERE s.id = ANY($1::bigint[]) AND s.website_id = $2 AND NOT s.deleted`,
+    [ids, websiteId],
+  );
+  for (const row of rows) {
+    let survey = surveys.get(row.id);
+    if (!survey) {
+      survey = { id: row.id, websiteId: row.website_id, attributes: { sample: new Map(), occurrence: new Map() } };
+      surveys.set(row.id, survey);
+    }
+    if (row.attribute_id === null || (row.entity !== 'sample' && row.entity !== 'occurrence')) continue;
+    survey.attributes[row.entity].set(row.attribute_id, {
+      id: row.attribute_id,
+      entity: row.entity,
+      caption: row.caption ?? '',
+      dataType: row.data_type!,
+      multiValue: row.multi_value ?? false,
+      required: row.required ?? false,
+      terms: new Map(Object.entries(row.terms ?? {})),
+    });
+  }
+  return surveys;
+}
+
+/** The ids among `ids` that name a taxon. */
+export async function knownTaxa(db: Pool, ids: string[]): Promise<Set<string>> {
+  if (!ids.length) return new Set();
+  const { rows } = await db.query<{ id: string }>('SELECT id FROM records.taxa WHERE id = ANY($1::bigint[]) AND NOT deleted', [ids]);
+  return new Set(rows.map((row) => row.id));
+}

@@ -1,0 +1,158 @@
+import type { Pool, PoolClient } from '@rex/db';
+import type { AttributeValue } from '../domain/attributes.ts';
+import type { StoredSample } from '../domain/samples.ts';
+import { iso } from './sql.ts';
+
+export type SampleOwnership = { id: string; website_id: string; created_by_id: string; deleted: boolean };
+
+/** Every sample field of the API, formatted as the API returns it. */
+const SAMPLE_SELECT = `
+  SELECT s.id, s.survey_id, s.location_id, s.date_start, s.date_end, s.date_type, s.entered_sref, s.entered_sref_system,
+         s.location_name, ${iso('s.created_on')} AS created_on, ${iso('s.updated_on')} AS updated_on,
+         s.created_by_id, s.updated_by_id, s.comment, s.external_key, s.sample_method_id,
+         CASE WHEN s.deleted THEN 't' ELSE 'f' END AS deleted, upper(encode(s.geom, 'hex')) AS geom,
+         s.recorder_names, s.parent_id, s.input_form, s.group_id, s.privacy_precision, s.record_status,
+         s.verified_by_id, ${iso('s.verified_on')} AS verified_on, s.licence_id,
+         s.centroid_lat AS lat, s.centroid_lon AS lon, s.website_id AS owner_website_id
+    FROM records.samples s`;
+
+export type SampleRow = Record<string, string | number | null> & {
+  id: string;
+  owner_website_id: string;
+  created_by_id: string;
+  deleted: string;
+  date_start: string | null;
+  date_end: string | null;
+  date_type: string;
+};
+
+export async function findSample(db: Pool, id: string): Promise<SampleRow | undefined> {
+  const { rows } = await db.query<SampleRow>(`${SAMPLE_SELECT} WHERE s.id = $1`, [id]);
+  return rows[0];
+}
+
+export type StoredAttributeValue = {
+  attribute_id: string;
+  data_type: AttributeValue['dateType'] & string;
+  text_value: string | null;
+  int_value: string | null;
+  float_value: number | null;
+  date_start: string | null;
+  date_end: string | null;
+  date_type: string | null;
+  term: string | null;
+};
+
+export async function sampleAttributeValues(db: Pool, sampleId: string): Promise<StoredAttributeValue[]> {
+  const { rows } = await db.query<StoredAttributeValue>(
+    `SELECT v.attribute_id, a.data_type, v.text_value, v.int_value, v.float_value, v.date_start, v.date_end, v.date_type, t.term
+       FROM records.sample_attribute_values v
+       JOIN records.attributes a ON a.id = v.attribute_id
+       LEFT JOIN records.attribute_terms t ON a.data_type = 'L' AND t.id = v.int_value
+      WHERE v.sample_id = $1 AND NOT v.deleted
+      ORDER BY v.attribute_id, v.id`,
+    [sampleId],
+  );
+  return rows;
+}
+
+/** Locks a sample for a change; undefined when there is no such row. */
+export async function lockSample(client: PoolClient, id: string): Promise<(StoredSample & SampleOwnership) | undefined> {
+  const { rows } = await client.query(
+    `SELECT id, website_id, created_by_id, deleted, survey_id, date_start, date_end, date_type,
+            entered_sref, entered_sref_system, location_id
+       FROM records.samples WHERE id = $1 FOR UPDATE`,
+    [id],
+  );
+  return rows[0];
+}
+
+const VALUE_TABLES = {
+  sample: { table: 'records.sample_attribute_values', key: 'sample_id' },
+  occurrence: { table: 'records.occurrence_attribute_values', key: 'occurrence_id' },
+} as const;
+
+/** Stores attribute values; values of `replaced` attributes already stored are soft-deleted first. */
+export async function saveAttributeValues(
+  client: PoolClient,
+  entity: keyof typeof VALUE_TABLES,
+  ownerId: string,
+  values: AttributeValue[],
+  replaced: Set<string> = new Set(),
+): Promise<void> {
+  const { table, key } = VALUE_TABLES[entity];
+  if (replaced.size) {
+    await client.query(`UPDATE ${table} SET deleted = true WHERE ${key} = $1 AND attribute_id = ANY($2::bigint[]) AND NOT deleted`, [
+      ownerId,
+      [...replaced],
+    ]);
+  }
+  if (!values.length) return;
+  await client.query(
+    `INSERT INTO ${table} (${key}, attribute_id, text_value, int_value, float_value, date_start, date_end, date_type)
+     SELECT $1, * FROM unnest($2::bigint[], $3::text[], $4::bigint[], $5::float8[], $6::date[], $7::date[], $8::text[])`,
+    [
+      ownerId,
+      values.map((v) => v.attributeId),
+      values.map((v) => v.textValue),
+      values.map((v) => v.intValue),
+      values.map((v) => v.floatValue),
+      values.map((v) => v.dateStart),
+      values.map((v) => v.dateEnd),
+      values.map((v) => v.dateType),
+    ],
+  );
+}
+
+export type DeletedRecord = { entity: 'sample' | 'occurrence'; id: string; survey_id: string };
+
+/** Soft-deletes a sample, its child samples (at any depth) and their occurrences. */
+export async function deleteSampleTree(client: PoolClient, id: string, userId: string): Promise<DeletedRecord[]> {
+  const { rows } = await client.query<DeletedRecord>(
+    `WITH RECURSIVE tree AS (
+       SELECT id FROM records.samples WHERE id = $1
+       UNION ALL
+       SELECT s.id FROM records.samples s JOIN tree ON s.parent_id = tree.id WHERE NOT s.deleted
+     ),
+     deleted_samples AS (
+       UPDATE records.samples SET deleted = true, updated_on = now(), updated_by_id = $2
+        WHERE id IN (SELECT id FROM tree) AND NOT deleted
+       RETURNING id, survey_id
+     ),
+     deleted_occurrences AS (
+       UPDATE records.occurrences o SET deleted = true, updated_on = now(), updated_by_id = $2
+        WHERE o.sample_id IN (SELECT id FROM tree) AND NOT o.deleted
+       RETURNING o.id, o.sample_id
+     )
+     SELECT 'sample' AS entity, id, survey_id FROM deleted_samples
+     UNION ALL
+     SELECT 'occurrence', o.id, s.survey_id FROM deleted_occurrences o JOIN records.samples s ON s.id = o.sample_id`,
+    [id, userId],
+  );
+  return rows;
+}
+
+export type OutboxEvent = {
+  entity: string;
+  entityId: string;
+  operation: 'create' | 'update' | 'delete';
+  websiteId: string;
+  surveyId: string | null;
+  userId: string | null;
+};
+
+export async function writeOutbox(client: PoolClient, events: OutboxEvent[]): Promise<void> {
+  if (!events.length) return;
+  await client.query(
+    `INSERT INTO records.outbox (entity, entity_id, operation, website_id, survey_id, user_id)
+     SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::bigint[], $5::bigint[], $6::bigint[])`,
+    [
+      events.map((e) => e.entity),
+      events.map((e) => e.entityId),
+      events.map((e) => e.operation),
+      events.map((e) => e.websiteId),
+      events.map((e) => e.surveyId),
+      events.map((e) => e.userId),
+    ],
+  );
+}

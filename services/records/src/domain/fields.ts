@@ -1,0 +1,51 @@
+import { parseBoolean, parseInteger, text, type Values } from './values.ts';
+
+export type Column = Record<string, unknown>;
+export type Errors = Record<string, string>;
+
+export type FieldKind = 'text' | 'integer' | 'boolean' | { oneOf: readonly string[] };
+
+/**
+ * Copies plain fields from the submitted values into columns, checking each
+ * against its kind. Absent fields are left alone; null or '' clears the field.
+ */
+export function readPlainFields(
+  entity: string,
+  values: Values,
+  kinds: Record<string, FieldKind>,
+  columns: Column,
+  errors: Errors,
+): void {
+  for (const [field, kind] of Object.entries(kinds)) {
+    if (!(field in values)) continue;
+    const raw = text(values, field);
+    if (Array.isArray(values[field])) {
+      errors[`${entity}:${field}`] = 'A single value is expected.';
+      continue;
+    }
+    if (raw === undefined) {
+      columns[field] = kind === 'boolean' ? false : null;
+      continue;
+    }
+    if (kind === 'text') {
+      columns[field] = raw;
+    } else if (kind === 'integer') {
+      const number = parseInteger(raw);
+      if (number === undefined) errors[`${entity}:${field}`] = 'Must be a whole number.';
+      else columns[field] = number;
+    } else if (kind === 'boolean') {
+      const flag = parseBoolean(raw);
+      if (flag === undefined) errors[`${entity}:${field}`] = 'Must be true or false.';
+      else columns[field] = flag;
+    } else {
+      const upper = raw.toUpperCase();
+      if (!kind.oneOf.includes(upper)) errors[`${entity}:${field}`] = `Must be one of ${kind.oneOf.join(', ')}.`;
+      else columns[field] = upper;
+    }
+  }
+}
+
+/** Records the first error for a key; a later one for the same key is dropped. */
+export function addErrors(target: Errors, more: Errors): void {
+  for (const [key, message] of Object.entries(more)) if (!(key in target)) target[key] = message;
+}

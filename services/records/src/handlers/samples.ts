@@ -1,0 +1,40 @@
+import { invalid, unary } from '@rex/grpc';
+import type { Logger } from '@rex/logger';
+import type {
+  CreateSampleRequest__Output,
+  CreateSampleResponse,
+  DeleteSampleRequest__Output,
+  DeleteSampleResponse,
+  GetSampleRequest__Output,
+  GetSampleResponse,
+  RecordsServiceHandlers,
+  UpdateSampleRequest__Output,
+  UpdateSampleResponse,
+} from '@rex/protos';
+import { toFieldValues } from '../domain/values.ts';
+import type { Samples } from '../samples.ts';
+
+const SERVICE = 'records.v1.RecordsService';
+
+function recordId(id: string): string {
+  if (!/^[1-9]\d{0,17}$/.test(id)) throw invalid({ 'sample:id': 'Must be a positive whole number.' });
+  return id;
+}
+
+export function sampleHandlers(samples: Samples, logger: Logger): RecordsServiceHandlers {
+  return {
+    CreateSample: unary<CreateSampleRequest__Output, CreateSampleResponse>(SERVICE, 'CreateSample', logger, async (request) => ({
+      saved: await samples.create(request.auth, request.submission),
+    })),
+    GetSample: unary<GetSampleRequest__Output, GetSampleResponse>(SERVICE, 'GetSample', logger, async (request) => ({
+      values: toFieldValues(await samples.get(request.auth, recordId(request.id))),
+    })),
+    UpdateSample: unary<UpdateSampleRequest__Output, UpdateSampleResponse>(SERVICE, 'UpdateSample', logger, async (request) => ({
+      saved: await samples.update(request.auth, recordId(request.id), request.submission),
+    })),
+    DeleteSample: unary<DeleteSampleRequest__Output, DeleteSampleResponse>(SERVICE, 'DeleteSample', logger, async (request) => {
+      await samples.remove(request.auth, recordId(request.id));
+      return {};
+    }),
+  };
+}

@@ -1,0 +1,268 @@
+import { withTransaction, type Pool, type PoolClient } from '@rex/db';
+import { badRequest, forbidden, invalid, notFound } from '@rex/grpc';
+import type { AuthContext__Output, SavedRecord, Submission__Output } from '@rex/protos';
+import { ATTRIBUTE_PREFIX } from './domain/attributes.ts';
+import type { Column, Errors } from './domain/fields.ts';
+import { planOccurrence, taxonIds, type OccurrenceChanges } from './domain/occurrences.ts';
+import { displayDate, inheritFromParent, planNewSample, planSampleUpdate, type SampleChanges, type SurveyReference } from './domain/samples.ts';
+import { fromFieldValues, parseInteger, text, toFieldValues, type Value, type Values } from './domain/values.ts';
+import { knownTaxa, loadSurveys } from './db/reference-repo.ts';
+import {
+  deleteSampleTree,
+  findSample,
+  lockSample,
+  sampleAttributeValues,
+  saveAttributeValues,
+  writeOutbox,
+  type OutboxEvent,
+  type StoredAttributeValue,
+} from './db/samples-repo.ts';
+import { insertRow, updateRow } from './db/sql.ts';
+
+/** A submission as the domain reads it: values and children. */
+type Tree = { values: Values; samples: Tree[]; occurrences: Tree[]; media: Tree[] };
+
+type SamplePlan = {
+  values: Values;
+  changes: SampleChanges;
+  occurrences: { id?: string; changes: OccurrenceChanges }[];
+  samples: SamplePlan[];
+};
+
+type Caller = { websiteId: string; userId: string };
+
+const ANONYMOUS_USER_ID = '1';
+
+function toTree(submission: Submission__Output | null): Tree {
+  return {
+    values: fromFieldValues(submission?.values ?? {}),
+    samples: (submission?.samples ?? []).map(toTree),
+    occurrences: (submission?.occurrences ?? []).map(toTree),
+    media: (submission?.media ?? []).map(toTree),
+  };
+}
+
+function caller(auth: AuthContext__Output | null): Caller {
+  return { websiteId: auth?.websiteId ?? '0', userId: auth && auth.userId !== '0' ? auth.userId : '' };
+}
+
+/** Media are claimed from the media queue; a name that is not queued is refused. */
+function mediaErrors(entity: 'sample' | 'occurrence', media: Tree[], errors: Errors): void {
+  for (const medium of media) {
+    const key = `${entity}_medium:queued`;
+    if (key in errors) continue;
+    const name = text(medium.values, 'queued');
+    errors[key] = name === undefined ? 'The image file must be supplied.' : `Requested file does not exist in the queue: ${name}`;
+  }
+}
+
+function surveyIdsOf(tree: Tree, inherited: Values | undefined, ids: Set<string>): void {
+  const values = inherited ? inheritFromParent(tree.values, inherited) : tree.values;
+  const id = parseInteger(text(values, 'survey_id') ?? '');
+  if (id !== undefined) ids.add(String(id));
+  for (const child of tree.samples) surveyIdsOf(child, values, ids);
+}
+
+function occurrenceValuesOf(tree: Tree): Values[] {
+  return [...tree.occurrences.map((occurrence) => occurrence.values), ...tree.samples.flatMap(occurrenceValuesOf)];
+}
+
+function planOccurrences(tree: Tree, survey: SurveyReference | undefined, taxa: Set<string>, errors: Errors): SamplePlan['occurrences'] {
+  const definitions = survey?.attributes.occurrence ?? new Map();
+  return tree.occurrences.map((occurrence) => {
+    mediaErrors('occurrence', occurrence.media, errors);
+    if (text(occurrence.values, 'id') !== undefined) {
+      errors['occurrence:id'] = 'Cannot create an occurrence with an id; update it with PUT.';
+    }
+    return { changes: planOccurrence(occurrence.values, taxa, definitions, true, errors) };
+  });
+}
+
+function planNewTree(tree: Tree, parent: Values | undefined, surveys: Map<string, SurveyReference>, taxa: Set<string>, errors: Errors): SamplePlan {
+  const values = parent ? inheritFromParent(tree.values, parent) : tree.values;
+  const changes = planNewSample(values, surveys, errors);
+  mediaErrors('sample', tree.media, errors);
+  return {
+    values,
+    changes,
+    occurrences: planOccurrences(tree, changes.survey, taxa, errors),
+    samples: tree.samples.map((child) => planNewTree(child, values, surveys, taxa, errors)),
+  };
+}
+
+function stamp(row: { id: string; created_on: string; updated_on: string }): Record<string, Value> {
+  return { id: row.id, created_on: row.created_on, updated_on: row.updated_on };
+}
+
+export function createSamples(db: Pool) {
+  async function insertOccurrences(client: PoolClient, plan: SamplePlan, sampleId: string, who: Caller, surveyId: string, events: OutboxEvent[]) {
+    const saved: SavedRecord[] = [];
+    for (const { changes } of plan.occurrences) {
+      const row = await insertRow(client, 'records.occurrences', {
+        ...changes.columns,
+        sample_id: sampleId,
+        website_id: who.websiteId,
+        created_by_id: who.userId || ANONYMOUS_USER_ID,
+        updated_by_id: who.userId || ANONYMOUS_USER_ID,
+      });
+      await saveAttributeValues(client, 'occurrence', row.id, changes.attributes);
+      events.push({ entity: 'occurrence', entityId: row.id, operation: 'create', websiteId: who.websiteId, surveyId, userId: who.userId || null });
+      saved.push({ entity: 'occurrence', values: toFieldValues(stamp(row)) });
+    }
+    return saved;
+  }
+
+  async function insertTree(client: PoolClient, plan: SamplePlan, parentId: string | null, who: Caller, events: OutboxEvent[]): Promise<SavedRecord> {
+    const columns: Column = {
+      ...plan.changes.columns,
+      website_id: who.websiteId,
+      parent_id: parentId,
+      created_by_id: who.userId || ANONYMOUS_USER_ID,
+      updated_by_id: who.userId || ANONYMOUS_USER_ID,
+    };
+    const row = await insertRow(client, 'records.samples', columns);
+    await saveAttributeValues(client, 'sample', row.id, plan.changes.attributes);
+    const surveyId = String(columns.survey_id);
+    events.push({ entity: 'sample', entityId: row.id, operation: 'create', websiteId: who.websiteId, surveyId, userId: who.userId || null });
+    const occurrences = await insertOccurrences(client, plan, row.id, who, surveyId, events);
+    const samples: SavedRecord[] = [];
+    for (const child of plan.samples) samples.push(await insertTree(client, child, row.id, who, events));
+    return { entity: 'sample', values: toFieldValues(stamp(row)), occurrences, samples };
+  }
+
+  async function loadReferences(websiteId: string, tree: Tree, storedSurveyId?: string) {
+    const ids = new Set<string>(storedSurveyId ? [storedSurveyId] : []);
+    surveyIdsOf(tree, undefined, ids);
+    const [surveys, taxa] = await Promise.all([loadSurveys(db, websiteId, [...ids]), knownTaxa(db, taxonIds(occurrenceValuesOf(tree)))]);
+    return { surveys, taxa };
+  }
+
+  /** Checks ownership of a stored sample: 404 when it is not there for this website, 403 when someone else's. */
+  function checkOwner(row: { website_id: string; created_by_id: string; deleted: boolean } | undefined, who: Caller, action: string) {
+    if (!row || row.deleted || row.website_id !== who.websiteId) throw notFound();
+    if (!who.userId) throw badRequest(`Cannot ${action} without user authentication.`);
+    if (row.created_by_id !== who.userId) throw forbidden('Resource belongs to a different user account.');
+  }
+
+  return {
+    async create(auth: AuthContext__Output | null, submission: Submission__Output | null): Promise<SavedRecord> {
+      const who = caller(auth);
+      const tree = toTree(submission);
+      if (!Object.keys(tree.values).length) throw invalid({ 'sample:id': 'Values not submitted for sample.' });
+      const { surveys, taxa } = await loadReferences(who.websiteId, tree);
+      const errors: Errors = {};
+      const plan = planNewTree(tree, undefined, surveys, taxa, errors);
+      if (Object.keys(errors).length) throw invalid(errors);
+      return withTransaction(db, async (client) => {
+        const events: OutboxEvent[] = [];
+        const saved = await insertTree(client, plan, null, who, events);
+        await writeOutbox(client, events);
+        return saved;
+      });
+    },
+
+    async get(auth: AuthContext__Output | null, id: string): Promise<Record<string, Value>> {
+      const who = caller(auth);
+      const row = await findSample(db, id);
+      if (!row || row.deleted === 't' || row.owner_website_id !== who.websiteId) throw notFound();
+      if (!who.userId || row.created_by_id !== who.userId) throw forbidden('Resource belongs to a different user account.');
+      const values: Record<string, Value> = {};
+      for (const [key, value] of Object.entries(row)) {
+        if (key !== 'owner_website_id') values[key] = value === null ? null : String(value);
+      }
+      values.date = displayDate(row.date_start, row.date_end, row.date_type);
+      Object.assign(values, attributeValuesForResponse('sample', await sampleAttributeValues(db, id)));
+      return values;
+    },
+
+    async update(auth: AuthContext__Output | null, id: string, submission: Submission__Output | null): Promise<SavedRecord> {
+      const who = caller(auth);
+      const tree = toTree(submission);
+      const givenId = text(tree.values, 'id');
+      if (givenId !== undefined && givenId !== id) throw invalid({ 'sample:id': 'Provided id does not match URI' });
+      const stored = await findSample(db, id);
+      checkOwner(stored && { website_id: stored.owner_website_id, created_by_id: stored.created_by_id, deleted: stored.deleted === 't' }, who, 'PUT');
+      const { surveys, taxa } = await loadReferences(who.websiteId, tree, String(stored!.survey_id));
+      return withTransaction(db, async (client) => {
+        const locked = await lockSample(client, id);
+        checkOwner(locked, who, 'PUT');
+        const errors: Errors = {};
+        const changes = planSampleUpdate(tree.values, locked!, surveys, errors);
+        const survey = changes.survey;
+        const parentValues = { ...tree.values, survey_id: survey?.id ?? locked!.survey_id };
+        const occurrences = planOccurrences(tree, survey, taxa, errors);
+        mediaErrors('sample', tree.media, errors);
+        const samples = tree.samples.map((child) => planNewTree(child, parentValues, surveys, taxa, errors));
+        if (Object.keys(errors).length) throw invalid(errors);
+        const row = await updateRow(client, 'records.samples', id, {
+          ...changes.columns,
+          updated_on: new Date(),
+          updated_by_id: who.userId,
+        });
+        await saveAttributeValues(client, 'sample', id, changes.attributes, changes.replacedAttributes);
+        const surveyId = String(changes.columns.survey_id ?? locked!.survey_id);
+        const events: OutboxEvent[] = [
+          { entity: 'sample', entityId: id, operation: 'update', websiteId: who.websiteId, surveyId, userId: who.userId },
+        ];
+        const plan: SamplePlan = { values: parentValues, changes, occurrences, samples };
+        const savedOccurrences = await insertOccurrences(client, plan, id, who, surveyId, events);
+        const savedSamples: SavedRecord[] = [];
+        for (const child of samples) savedSamples.push(await insertTree(client, child, id, who, events));
+        await writeOutbox(client, events);
+        return { entity: 'sample', values: toFieldValues(stamp(row)), occurrences: savedOccurrences, samples: savedSamples };
+      });
+    },
+
+    async remove(auth: AuthContext__Output | null, id: string): Promise<void> {
+      const who = caller(auth);
+      await withTransaction(db, async (client) => {
+        const locked = await lockSample(client, id);
+        checkOwner(locked, who, 'DELETE');
+        const deleted = await deleteSampleTree(client, id, who.userId);
+        await writeOutbox(
+          client,
+          deleted.map((record) => ({
+            entity: record.entity,
+            entityId: record.id,
+            operation: 'delete' as const,
+            websiteId: who.websiteId,
+            surveyId: record.survey_id,
+            userId: who.userId,
+          })),
+        );
+      });
+    },
+  };
+}
+
+export type Samples = ReturnType<typeof createSamples>;
+
+/** Stored custom attribute values as the API returns them: one text, or a list for several. */
+function attributeValuesForResponse(entity: 'sample' | 'occurrence', rows: StoredAttributeValue[]): Record<string, Value> {
+  const grouped = new Map<string, string[]>();
+  for (const row of rows) {
+    const key = `${ATTRIBUTE_PREFIX[entity]}:${row.attribute_id}`;
+    const list = grouped.get(key) ?? [];
+    list.push(attributeText(row));
+    grouped.set(key, list);
+  }
+  const out: Record<string, Value> = {};
+  for (const [key, list] of grouped) out[key] = list.length === 1 ? list[0] : list;
+  return out;
+}
+
+function attributeText(row: StoredAttributeValue): string {
+  switch (row.data_type as string) {
+    case 'T':
+      return row.text_value ?? '';
+    case 'I':
+    case 'B':
+      return String(row.int_value ?? '');
+    case 'F':
+      return String(row.float_value ?? '');
+    case 'L':
+      return row.term ?? String(row.int_value ?? '');
+    default:
+      return row.date_type ? displayDate(row.date_start, row.date_end, row.date_type) : '';
+  }
+}

@@ -1,0 +1,58 @@
+import { createPool, isReachable, migrate, type Pool } from '@rex/db';
+import { startGrpcServer, type GrpcServer } from '@rex/grpc';
+import type { Logger } from '@rex/logger';
+import { recordsV1 } from '@rex/protos';
+import type { RecordsConfig } from './config.ts';
+import { SCHEMA, migrations } from './db/migrations.ts';
+import { sampleHandlers } from './handlers/samples.ts';
+import { createSamples } from './samples.ts';
+
+export const SERVICE_NAME = 'records.v1.RecordsService';
+
+export type RecordsServer = { port: number; stop: () => Promise<void> };
+
+/**
+ * Serves RecordsService. Health reports the service NOT_SERVING until the
+ * database is reachable and migrated, and again whenever it stops answering.
+ */
+export async function startRecordsServer(config: RecordsConfig, logger: Logger): Promise<RecordsServer> {
+  const pool: Pool = createPool(config.DATABASE_URL, { max: config.DB_POOL_MAX, applicationName: 'rex-records' });
+  const grpcServer: GrpcServer = await startGrpcServer({
+    host: config.GRPC_HOST,
+    port: config.GRPC_PORT,
+    services: [{ name: SERVICE_NAME, definition: recordsV1.RecordsService.service, handlers: sampleHandlers(createSamples(pool), logger) }],
+  });
+  logger.info({ port: grpcServer.port }, 'records gRPC server listening');
+
+  let migrated = false;
+  let stopping = false;
+  const checkDatabase = async () => {
+    if (stopping) return;
+    if (!migrated) {
+      try {
+        const applied = await migrate(pool, SCHEMA, migrations());
+        if (applied.length) logger.info({ applied }, 'migrations applied');
+        migrated = true;
+      } catch (error) {
+        logger.warn({ err: error }, 'database not ready');
+      }
+    }
+    const ready = migrated && (await isReachable(pool));
+    if (!stopping) grpcServer.health.setStatus(SERVICE_NAME, ready ? 'SERVING' : 'NOT_SERVING');
+  };
+  await checkDatabase();
+  const watcher = setInterval(checkDatabase, migrated ? 5_000 : 1_000);
+  watcher.unref();
+
+  return {
+    port: grpcServer.port,
+    async stop(timeoutMs = config.SHUTDOWN_TIMEOUT_MS) {
+      stopping = true;
+      clearInterval(watcher);
+      grpcServer.health.setStatus(SERVICE_NAME, 'NOT_SERVING');
+      if (config.SHUTDOWN_DELAY_MS) await new Promise((resolve) => setTimeout(resolve, config.SHUTDOWN_DELAY_MS));
+      await grpcServer.drain(timeoutMs);
+      await pool.end();
+    },
+  };
+}
