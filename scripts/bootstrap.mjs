@@ -13,7 +13,7 @@ const marker = join(root, 'node_modules', '.modules.yaml');
 
 const commands = {
   start: ['scripts/start.ts'],
-  admin: ['services/admin/src/main.ts'],
+  admin: ['tools/admin/src/main.ts'],
   bench: ['bench/run.ts'],
   test: ['node_modules/vitest/vitest.mjs', 'run'],
   typecheck: ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.json'],

@@ -75,7 +75,7 @@ const GRID_NOTATIONS = new Set(['osgb', 'osie']);
 
 export function isKnownSystem(system: string): boolean {
   const key = systemKey(system);
-  return key in NOTATION_SYSTEMS || Object.hasOwn(EPSG_DEFINITIONS, key);
+  return Object.hasOwn(NOTATION_SYSTEMS, key) || Object.hasOwn(EPSG_DEFINITIONS, key);
 }
 
 /** The reference as the warehouse stores it: grid references upper-cased without spaces. */
@@ -88,8 +88,8 @@ export function srefToGeometry(sref: string, system: string): Geometry {
   if (!isKnownSystem(key)) throw new SrefError('unknown_system', UNKNOWN_SYSTEM_MESSAGE);
   const reference = normaliseSref(sref, key);
 
-  const notation = NOTATION_SYSTEMS[key];
-  if (notation !== undefined) {
+  if (Object.hasOwn(NOTATION_SYSTEMS, key)) {
+    const notation = NOTATION_SYSTEMS[key];
     const square = notation.parseGridReference(compactUpperCase(reference));
     if (square !== null) return squareGeometry(square, notation.epsg);
     const pair = notation.acceptsCoordinatePair ? parseCoordinatePair(reference) : null;
@@ -241,7 +241,9 @@ function converter(fromEpsg: string, toDefinition: string): Converter {
 }
 
 function toStorage(epsg: string, position: Position): Position {
-  const [x, y] = converter(epsg, WEB_MERCATOR).forward<Position>([position[0], position[1]]);
+  const [x, y] = EPSG_DEFINITIONS[epsg] === WEB_MERCATOR
+    ? position
+    : converter(epsg, WEB_MERCATOR).forward<Position>([position[0], position[1]]);
   if (!Number.isFinite(x) || !Number.isFinite(y)) throw unrecognised();
   return [x, y];
 }

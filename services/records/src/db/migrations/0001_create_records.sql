@@ -41,6 +41,26 @@ CREATE TABLE records.survey_attributes (
   PRIMARY KEY (survey_id, attribute_id)
 );
 
+-- Places recorders return to.
+CREATE TABLE records.locations (
+  id bigserial PRIMARY KEY,
+  name text NOT NULL,
+  code text,
+  website_id bigint NOT NULL,
+  location_type_id bigint,
+  public boolean NOT NULL DEFAULT false,
+  centroid_sref text,
+  centroid_sref_system text,
+  centroid_geom bytea,
+  comment text,
+  external_key text,
+  created_on timestamptz NOT NULL DEFAULT now(),
+  created_by_id bigint NOT NULL,
+  updated_on timestamptz NOT NULL DEFAULT now(),
+  updated_by_id bigint NOT NULL,
+  deleted boolean NOT NULL DEFAULT false
+);
+
 -- Records.
 CREATE TABLE records.samples (
   id bigserial PRIMARY KEY,
@@ -137,6 +157,18 @@ CREATE TABLE records.occurrence_attribute_values (
   deleted boolean NOT NULL DEFAULT false
 );
 CREATE INDEX occurrence_attribute_values_occurrence_id ON records.occurrence_attribute_values (occurrence_id);
+
+CREATE TABLE records.occurrence_comments (
+  id bigserial PRIMARY KEY,
+  occurrence_id bigint NOT NULL REFERENCES records.occurrences (id),
+  comment text NOT NULL,
+  person_name text,
+  created_on timestamptz NOT NULL DEFAULT now(),
+  created_by_id bigint NOT NULL,
+  updated_on timestamptz NOT NULL DEFAULT now(),
+  updated_by_id bigint NOT NULL,
+  deleted boolean NOT NULL DEFAULT false
+);
 
 -- One event per change, written in the same transaction as the change.
 CREATE TABLE records.outbox (

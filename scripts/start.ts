@@ -1,0 +1,64 @@
+// `npm start` / `pnpm start`: the whole suite on this machine.
+import { join } from 'node:path';
+import { DEFAULT_DATA_DIR, DEMO } from '@rex/admin';
+import { demoToken } from './demo-token.ts';
+import { startSuite } from './suite.ts';
+
+const started = Date.now();
+const dataDir = process.env.REX_DATA_DIR ?? DEFAULT_DATA_DIR;
+const logs = join(dataDir, 'logs');
+const say = (message: string) => process.stderr.write(`[rex] ${message}\n`);
+
+const suite = await startSuite({
+  dataDir,
+  databaseUrl: process.env.DATABASE_URL,
+  gatewayPort: Number(process.env.GATEWAY_PORT ?? 8080),
+  recordsPort: process.env.RECORDS_PORT ? Number(process.env.RECORDS_PORT) : undefined,
+  logs,
+  onProgress: say,
+}).catch((error: Error) => {
+  say(`could not start: ${error.message}`);
+  say(`service logs are in ${logs}`);
+  process.exit(1);
+});
+
+const token = await demoToken(suite.demoPrivateKey);
+const services = `${suite.gatewayUrl}/index.php/services/rest`;
+process.stdout.write(`
+rex is running (ready in ${((Date.now() - started) / 1000).toFixed(1)} s)
+  API:       ${services}
+  database:  ${process.env.DATABASE_URL ? 'DATABASE_URL' : `embedded PostgreSQL, data in ${join(dataDir, 'pg')}`}
+  logs:      ${logs}
+
+Demo user ${DEMO.userId} of website ${DEMO.websiteId} (${DEMO.websiteUrl}); this token is valid for 24 hours:
+
+export TOKEN=${token}
+
+curl -s -X POST ${services}/samples \\
+  -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' \\
+  -d '{"values": {"survey_id": ${DEMO.surveyId}, "date": "2026-05-01", "entered_sref": "SU1234", "entered_sref_system": "OSGB",
+       "smpAttr:${DEMO.weatherAttributeId}": "Sunny"},
+       "occurrences": [{"values": {"taxa_taxon_list_id": 1, "occAttr:${DEMO.countAttributeId}": "2"}}]}'
+
+curl -s ${services}/samples/1 -H "Authorization: Bearer $TOKEN"
+
+Press Ctrl+C to stop.
+`);
+
+let stopping = false;
+const stop = async (code: number) => {
+  if (stopping) return;
+  stopping = true;
+  say('stopping');
+  await suite.stop();
+  process.exit(code);
+};
+process.on('SIGINT', () => void stop(0));
+process.on('SIGTERM', () => void stop(0));
+for (const [name, child] of Object.entries(suite.processes)) {
+  child.once('exit', (code, signal) => {
+    if (stopping) return;
+    say(`${name} stopped unexpectedly (${signal ?? `exit code ${code}`}); see ${join(logs, `${name}.log`)}`);
+    void stop(1);
+  });
+}

@@ -1,0 +1,160 @@
+// Starts the whole suite as separate processes: the database (embedded unless
+// DATABASE_URL is given), records, then the gateway. Used by `pnpm start`,
+// the e2e tests and the benchmark.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as grpc from '@grpc/grpc-js';
+import { createDatabase, createPool, freePort, startEmbeddedPostgres, type EmbeddedDatabase } from '@rex/db';
+import { DEFAULT_DATA_DIR, EMBEDDED_DATABASE, SUITE_FILE, migrateAll, seedDemo } from '@rex/admin';
+
+export const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+export type SuiteOptions = {
+  dataDir?: string;
+  databaseUrl?: string;
+  gatewayPort?: number;
+  recordsPort?: number;
+  env?: Record<string, string>;
+  /** Where the services' logs go; 'inherit' shows them on this terminal. */
+  logs?: 'inherit' | 'ignore' | string;
+  onProgress?: (message: string) => void;
+};
+
+export type Suite = {
+  gatewayUrl: string;
+  databaseUrl: string;
+  recordsAddress: string;
+  demoPrivateKey: string;
+  processes: { records: ChildProcess; gateway: ChildProcess };
+  stop: () => Promise<void>;
+};
+
+const NODE_FLAGS = ['--conditions=development', '--disable-warning=ExperimentalWarning', '--import', '@rex/telemetry/register'];
+
+function spawnService(name: string, env: Record<string, string>, logs: SuiteOptions['logs']): ChildProcess {
+  const stdio = logs === 'inherit' || logs === 'ignore' || logs === undefined ? (logs ?? 'ignore') : 'pipe';
+  const child = spawn(process.execPath, [...NODE_FLAGS, 'src/main.ts'], {
+    cwd: join(ROOT, 'services', name),
+    env: { ...process.env, OTEL_SERVICE_NAME: name, ...env },
+    stdio: ['ignore', stdio, stdio],
+  });
+  if (stdio === 'pipe' && typeof logs === 'string') {
+    mkdirSync(logs, { recursive: true });
+    const file = join(logs, `${name}.log`);
+    writeFileSync(file, '');
+    const append = (chunk: Buffer) => writeFileSync(file, chunk, { flag: 'a' });
+    child.stdout?.on('data', append);
+    child.stderr?.on('data', append);
+  }
+  return child;
+}
+
+async function waitFor(what: string, check: () => Promise<boolean>, child: ChildProcess, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`${what} exited with code ${child.exitCode} while starting`);
+    if (await check().catch(() => false)) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`${what} did not become ready within ${timeoutMs / 1000} s`);
+}
+
+/** grpc.health.v1 check of one service, by raw call (no generated client needed). */
+export function grpcServing(address: string, service: string): Promise<boolean> {
+  const client = new grpc.Client(address, grpc.credentials.createInsecure());
+  const request = Buffer.concat([Buffer.from([0x0a, Buffer.byteLength(service)]), Buffer.from(service)]);
+  return new Promise((resolve) => {
+    client.makeUnaryRequest(
+      '/grpc.health.v1.Health/Check',
+      (value: Buffer) => value,
+      (value: Buffer) => value,
+      request,
+      { deadline: Date.now() + 1_000 },
+      (error, response) => {
+        client.close();
+        // HealthCheckResponse { status = 1 (SERVING) } encodes as 08 01.
+        resolve(!error && !!response && response.length >= 2 && response[0] === 0x08 && response[1] === 0x01);
+      },
+    );
+  });
+}
+
+function stopChild(child: ChildProcess, timeoutMs = 10_000): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+export async function startSuite(options: SuiteOptions = {}): Promise<Suite> {
+  const progress = options.onProgress ?? (() => undefined);
+  const dataDir = options.dataDir ?? DEFAULT_DATA_DIR;
+  let embedded: EmbeddedDatabase | undefined;
+  let databaseUrl = options.databaseUrl;
+  if (!databaseUrl) {
+    progress('starting embedded PostgreSQL');
+    embedded = await startEmbeddedPostgres({ dataDir, onProgress: progress });
+    databaseUrl = await createDatabase(embedded.url, EMBEDDED_DATABASE);
+  }
+  const started: ChildProcess[] = [];
+  try {
+    progress('migrating and seeding the demo data');
+    const pool = createPool(databaseUrl, { max: 2, applicationName: 'rex-launcher' });
+    let demoPrivateKey: string;
+    try {
+      await migrateAll(pool);
+      ({ privateKey: demoPrivateKey } = await seedDemo(pool, dataDir));
+    } finally {
+      await pool.end();
+    }
+
+    const recordsPort = options.recordsPort ?? (await freePort());
+    const gatewayPort = options.gatewayPort ?? (await freePort());
+    const recordsAddress = `127.0.0.1:${recordsPort}`;
+    const common = { DATABASE_URL: databaseUrl, ...options.env };
+
+    progress('starting records');
+    const records = spawnService('records', { ...common, GRPC_HOST: '127.0.0.1', GRPC_PORT: String(recordsPort) }, options.logs);
+    started.push(records);
+    progress('starting gateway');
+    const gateway = spawnService(
+      'gateway',
+      { ...common, GATEWAY_PORT: String(gatewayPort), RECORDS_ADDR: recordsAddress },
+      options.logs,
+    );
+    started.push(gateway);
+    const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
+    await Promise.all([
+      waitFor('records', () => grpcServing(recordsAddress, 'records.v1.RecordsService'), records),
+      waitFor('gateway', async () => (await fetch(`${gatewayUrl}/readyz`)).ok, gateway),
+    ]);
+
+    const suiteFile = join(dataDir, SUITE_FILE);
+    mkdirSync(dataDir, { recursive: true });
+    writeFileSync(suiteFile, JSON.stringify({ pid: process.pid, databaseUrl, gatewayUrl }));
+    return {
+      gatewayUrl,
+      databaseUrl,
+      recordsAddress,
+      demoPrivateKey,
+      processes: { records, gateway },
+      async stop() {
+        rmSync(suiteFile, { force: true });
+        await stopChild(gateway);
+        await stopChild(records);
+        await embedded?.stop();
+      },
+    };
+  } catch (error) {
+    await Promise.all(started.map((child) => stopChild(child, 2_000)));
+    await embedded?.stop();
+    throw error;
+  }
+}
