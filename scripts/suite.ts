@@ -17,6 +17,8 @@ export type SuiteOptions = {
   gatewayPort?: number;
   recordsPort?: number;
   env?: Record<string, string>;
+  /** Fixed /metrics ports; free ones are picked otherwise. */
+  metricsPorts?: { gateway?: number; records?: number };
   /** Where the services' logs go; 'inherit' shows them on this terminal. */
   logs?: 'inherit' | 'ignore' | string;
   onProgress?: (message: string) => void;
@@ -121,12 +123,17 @@ export async function startSuite(options: SuiteOptions = {}): Promise<Suite> {
     const common = { DATABASE_URL: databaseUrl, ...options.env };
 
     progress('starting records');
-    const records = spawnService('records', { ...common, GRPC_HOST: '127.0.0.1', GRPC_PORT: String(recordsPort) }, options.logs);
+    const metricsPort = (name: 'gateway' | 'records') => String(options.metricsPorts?.[name] ?? 0);
+    const records = spawnService(
+      'records',
+      { ...common, GRPC_HOST: '127.0.0.1', GRPC_PORT: String(recordsPort), METRICS_PORT: metricsPort('records') },
+      options.logs,
+    );
     started.push(records);
     progress('starting gateway');
     const gateway = spawnService(
       'gateway',
-      { ...common, GATEWAY_PORT: String(gatewayPort), RECORDS_ADDR: recordsAddress },
+      { ...common, GATEWAY_PORT: String(gatewayPort), RECORDS_ADDR: recordsAddress, METRICS_PORT: metricsPort('gateway') },
       options.logs,
     );
     started.push(gateway);

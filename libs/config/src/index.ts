@@ -27,7 +27,7 @@ export function loadEnv<S extends z.ZodType>(schema: S, env: Record<string, stri
 /** Settings every rex process shares. */
 export const CommonEnv = z.object({
   LOG_LEVEL: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info').describe('log level'),
-  METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(0).describe('port of /metrics; 0 picks a free one'),
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464).describe('port of /metrics; 0 picks a free one'),
   SHUTDOWN_DELAY_MS: z.coerce.number().int().min(0).default(0).describe('wait after failing readiness before draining'),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000).describe('longest drain before in-flight work is cut'),
 });

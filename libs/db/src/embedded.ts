@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 
@@ -88,6 +88,8 @@ export async function startEmbeddedPostgres(options: {
   if (!existsSync(join(pgDir, 'PG_VERSION'))) {
     options.onProgress?.(`initialising embedded PostgreSQL in ${pgDir}`);
     mkdirSync(options.dataDir, { recursive: true });
+    // As root, PostgreSQL runs as the `postgres` user, which must be able to reach its data directory.
+    if (process.getuid?.() === 0) chmodSync(options.dataDir, statSync(options.dataDir).mode | 0o711);
     await server.initialise();
   }
   await stopOrphan(pgDir);

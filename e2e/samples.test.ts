@@ -1,0 +1,362 @@
+import { beforeAll, describe, expect, it, inject } from 'vitest';
+import pg from 'pg';
+import { DEMO } from '@rex/admin';
+import { OTHER_USER, SECOND_WEBSITE, api, sampleSubmission, services, setUpWorld, token } from './support/world.ts';
+
+const ISO_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}[+-]\d{2}:\d{2}$/;
+const SAMPLE_FIELDS = [
+  'id', 'survey_id', 'location_id', 'date_start', 'date_end', 'date_type', 'entered_sref', 'entered_sref_system',
+  'location_name', 'created_on', 'updated_on', 'created_by_id', 'updated_by_id', 'comment', 'external_key',
+  'sample_method_id', 'deleted', 'geom', 'recorder_names', 'parent_id', 'input_form', 'group_id', 'privacy_precision',
+  'record_status', 'verified_by_id', 'verified_on', 'licence_id',
+];
+
+let demoToken: string;
+let otherToken: string;
+
+async function count(table: string): Promise<number> {
+  const client = new pg.Client({ connectionString: inject('databaseUrl') });
+  await client.connect();
+  try {
+    const { rows } = await client.query(`SELECT count(*)::int AS n FROM records.${table}`);
+    return rows[0].n;
+  } finally {
+    await client.end();
+  }
+}
+
+async function createSample(body: Record<string, unknown> = sampleSubmission(), as = demoToken) {
+  const response = await api('POST', '/samples', { token: as, body });
+  expect(response.status, response.text).toBe(201);
+  return response;
+}
+
+beforeAll(async () => {
+  await setUpWorld();
+  demoToken = await token();
+  otherToken = await token({ userId: OTHER_USER });
+});
+
+describe('POST /samples', () => {
+  it('when a sample with occurrences and a child sample is posted, then all are created in one response with hrefs', async () => {
+    const response = await createSample(
+      sampleSubmission(
+        { 'smpAttr:2': 'Sunny', comment: 'Morning walk' },
+        {
+          occurrences: [
+            { values: { taxa_taxon_list_id: 1, 'occAttr:1': '3', 'occAttr:4': '2' } },
+            { values: { taxa_taxon_list_id: 2, 'occAttr:1': 1 } },
+          ],
+          samples: [{ values: { date: '02/05/2026', entered_sref: 'SU1235', entered_sref_system: 'OSGB' } }],
+        },
+      ),
+    );
+    const body = response.body;
+    expect(response.headers.get('location')).toBe(body.href);
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(body.href).toBe(`${services()}/samples/${body.values.id}`);
+    expect(Object.keys(body.values).sort()).toEqual(['created_on', 'id', 'updated_on']);
+    expect(body.values.id).toMatch(/^\d+$/);
+    expect(body.values.created_on).toMatch(ISO_WITH_OFFSET);
+    expect(body.values.updated_on).toMatch(ISO_WITH_OFFSET);
+    expect(body.occurrences).toHaveLength(2);
+    for (const occurrence of body.occurrences) {
+      expect(occurrence.href).toBe(`${services()}/occurrences/${occurrence.values.id}`);
+      expect(occurrence.values.created_on).toMatch(ISO_WITH_OFFSET);
+    }
+    expect(body.samples).toHaveLength(1);
+    expect(body.samples[0].href).toBe(`${services()}/samples/${body.samples[0].values.id}`);
+
+    const child = await api('GET', `/samples/${body.samples[0].values.id}`, { token: demoToken });
+    expect(child.status).toBe(200);
+    expect(child.body.values.parent_id).toBe(body.values.id);
+    expect(child.body.values.survey_id).toBe(String(DEMO.surveyId));
+    expect(child.body.values.date_start).toBe('2026-05-02');
+  });
+
+  it('when a child sample leaves out survey, date and spatial reference, then it takes them from its parent', async () => {
+    const { body } = await createSample(sampleSubmission({}, { samples: [{ values: { comment: 'child' } }] }));
+    const child = await api('GET', `/samples/${body.samples[0].values.id}`, { token: demoToken });
+    expect(child.body.values).toMatchObject({ survey_id: '1', date_start: '2026-05-01', entered_sref: 'SU1234', entered_sref_system: 'OSGB' });
+  });
+
+  it('when it is sent to the {services}/samples and /rest/v1.0 forms, then both create samples', async () => {
+    for (const url of [`${inject('gatewayUrl')}/index.php/services/samples`, `${services()}/v1.0/samples`]) {
+      const response = await api('POST', url, { token: demoToken, body: sampleSubmission() });
+      expect(response.status).toBe(201);
+    }
+  });
+
+  it('when an unsupported API version is asked for, then 400', async () => {
+    const response = await api('POST', '/v2.0/samples', { token: demoToken, body: sampleSubmission() });
+    expect(response.status).toBe(400);
+    expect(response.body).toMatchObject({ code: 400, message: 'Unsupported API version' });
+  });
+});
+
+describe('GET /samples/:id', () => {
+  it('when the owner reads a sample, then every field of the spec is a string or null in the spec formats', async () => {
+    const { body: created } = await createSample(
+      sampleSubmission({ 'smpAttr:2': 'Cloudy', 'smpAttr:6': ['Ann', 'Bob'], location_name: 'Field', privacy_precision: 1000 }),
+    );
+    const response = await api('GET', `/samples/${created.values.id}`, { token: demoToken });
+    expect(response.status).toBe(200);
+    const values = response.body.values;
+    for (const field of SAMPLE_FIELDS) {
+      expect(values, field).toHaveProperty(field);
+      expect(values[field] === null || typeof values[field] === 'string', field).toBe(true);
+    }
+    expect(values).toMatchObject({
+      id: created.values.id,
+      survey_id: '1',
+      date_start: '2026-05-01',
+      date_end: '2026-05-01',
+      date_type: 'D',
+      entered_sref: 'SU1234',
+      entered_sref_system: 'OSGB',
+      location_name: 'Field',
+      created_by_id: String(DEMO.userId),
+      updated_by_id: String(DEMO.userId),
+      deleted: 'f',
+      record_status: 'C',
+      privacy_precision: '1000',
+      parent_id: null,
+      'smpAttr:2': 'Cloudy',
+      'smpAttr:6': ['Ann', 'Bob'],
+    });
+    expect(values.created_on).toMatch(ISO_WITH_OFFSET);
+    // EWKB polygon in EPSG:3857: the 1 km square SU1234.
+    expect(values.geom).toMatch(/^0103000020110F0000010000000500000[0-9A-F]+$/);
+    expect(values.geom).toHaveLength(194);
+  });
+
+  it('when a lat/long is given, then the geometry is a point', async () => {
+    const { body } = await createSample(sampleSubmission({ entered_sref: '51.5, -0.12', entered_sref_system: '4326' }));
+    const { body: read } = await api('GET', `/samples/${body.values.id}`, { token: demoToken });
+    expect(read.values.geom).toMatch(/^0101000020110F0000/);
+    expect(Number(read.values.lat)).toBeCloseTo(51.5, 6);
+    expect(Number(read.values.lon)).toBeCloseTo(-0.12, 6);
+  });
+
+  it.each([
+    ['2026-05', 'O', '2026-05-01', '2026-05-31'],
+    ['1998', 'Y', '1998-01-01', '1998-12-31'],
+    ['01/03/2020 to 05/03/2020', 'DD', '2020-03-01', '2020-03-05'],
+    ['Unknown', 'U', null, null],
+  ])('when the date is %s, then it is stored as a %s date', async (date, type, start, end) => {
+    const { body } = await createSample(sampleSubmission({ date }));
+    const { body: read } = await api('GET', `/samples/${body.values.id}`, { token: demoToken });
+    expect(read.values).toMatchObject({ date_type: type, date_start: start, date_end: end });
+  });
+
+  it('when the id does not exist, then 404 with code and status and no message', async () => {
+    const response = await api('GET', '/samples/987654321', { token: demoToken });
+    expect(response.status).toBe(404);
+    expect(response.body).toEqual({ code: 404, status: 'Not Found' });
+  });
+
+  it('when the id is not a number, then 404', async () => {
+    const response = await api('GET', '/samples/abc', { token: demoToken });
+    expect(response.status).toBe(404);
+    expect(response.body.code).toBe(404);
+  });
+});
+
+describe('PUT /samples/:id', () => {
+  it('when only some fields are sent, then only those change and the response has values and href', async () => {
+    const { body: created } = await createSample(sampleSubmission({ comment: 'before', location_name: 'Wood' }));
+    const id = created.values.id;
+    const response = await api('PUT', `/samples/${id}`, {
+      token: demoToken,
+      body: { values: { comment: 'after', date: '03/05/2026', entered_sref: '51.5, -0.12', entered_sref_system: '4326', 'smpAttr:2': 'Rain' } },
+    });
+    expect(response.status).toBe(200);
+    expect(response.body.href).toBe(`${services()}/samples/${id}`);
+    expect(response.body.values.id).toBe(id);
+    const { body: read } = await api('GET', `/samples/${id}`, { token: demoToken });
+    expect(read.values).toMatchObject({
+      comment: 'after',
+      location_name: 'Wood',
+      date_start: '2026-05-03',
+      entered_sref_system: '4326',
+      'smpAttr:2': 'Rain',
+    });
+    expect(read.values.geom).toMatch(/^0101000020110F0000/);
+  });
+
+  it('when the body names another id, then 400', async () => {
+    const { body: created } = await createSample();
+    const response = await api('PUT', `/samples/${created.values.id}`, { token: demoToken, body: { values: { id: 1 } } });
+    expect(response.status).toBe(400);
+    expect(response.body.message).toHaveProperty('sample:id');
+  });
+
+  it('when an update is invalid, then 400 and the sample is unchanged', async () => {
+    const { body: created } = await createSample(sampleSubmission({ comment: 'kept' }));
+    const response = await api('PUT', `/samples/${created.values.id}`, { token: demoToken, body: { values: { comment: 'lost', date: 'not a date' } } });
+    expect(response.status).toBe(400);
+    expect(response.body.message).toEqual({ 'sample:date_type': 'The date could not be recognised.' });
+    const { body: read } = await api('GET', `/samples/${created.values.id}`, { token: demoToken });
+    expect(read.values.comment).toBe('kept');
+  });
+
+  it('when the sample does not exist, then 404', async () => {
+    const response = await api('PUT', '/samples/987654321', { token: demoToken, body: { values: { comment: 'x' } } });
+    expect(response.status).toBe(404);
+  });
+});
+
+describe('DELETE /samples/:id', () => {
+  it('when the owner deletes a sample, then 204 with no body, its children go with it and a second delete is 404', async () => {
+    const { body: created } = await createSample(
+      sampleSubmission({}, { occurrences: [{ values: { taxa_taxon_list_id: 1 } }], samples: [{ values: { comment: 'child' } }] }),
+    );
+    const id = created.values.id;
+    const response = await api('DELETE', `/samples/${id}`, { token: demoToken });
+    expect(response.status).toBe(204);
+    expect(response.text).toBe('');
+    expect((await api('GET', `/samples/${id}`, { token: demoToken })).status).toBe(404);
+    expect((await api('GET', `/samples/${created.samples[0].values.id}`, { token: demoToken })).status).toBe(404);
+    expect((await api('DELETE', `/samples/${id}`, { token: demoToken })).status).toBe(404);
+    expect((await api('PUT', `/samples/${id}`, { token: demoToken, body: { values: { comment: 'x' } } })).status).toBe(404);
+
+    const client = new pg.Client({ connectionString: inject('databaseUrl') });
+    await client.connect();
+    const { rows } = await client.query('SELECT deleted FROM records.occurrences WHERE id = $1', [created.occurrences[0].values.id]);
+    const { rows: events } = await client.query(
+      "SELECT entity, operation FROM records.outbox WHERE operation = 'delete' AND entity_id = ANY($1::bigint[]) ORDER BY entity",
+      [[id, created.samples[0].values.id, created.occurrences[0].values.id]],
+    );
+    await client.end();
+    expect(rows[0].deleted).toBe(true);
+    expect(events.map((e: { entity: string }) => e.entity)).toEqual(['occurrence', 'sample', 'sample']);
+  });
+});
+
+describe('ownership', () => {
+  it("when another user of the website reads, changes or deletes a sample, then 403 with a message and nothing leaks or changes", async () => {
+    const { body: created } = await createSample(sampleSubmission({ comment: 'private note' }));
+    const id = created.values.id;
+    for (const [method, body] of [['GET'], ['PUT', { values: { comment: 'hijacked' } }], ['DELETE']] as const) {
+      const response = await api(method, `/samples/${id}`, { token: otherToken, body });
+      expect(response.status, method).toBe(403);
+      expect(response.body).toEqual({ code: 403, status: 'Forbidden', message: 'Resource belongs to a different user account.' });
+      expect(response.text).not.toContain('private note');
+    }
+    const { body: read } = await api('GET', `/samples/${id}`, { token: demoToken });
+    expect(read.values.comment).toBe('private note');
+  });
+
+  it("when a user of another website asks for the sample, then 404 as if it did not exist", async () => {
+    const { body: created } = await createSample();
+    const secondToken = await token({ key: 'second', userId: SECOND_WEBSITE.userId });
+    for (const method of ['GET', 'DELETE']) {
+      const response = await api(method, `/samples/${created.values.id}`, { token: secondToken });
+      expect(response.status, method).toBe(404);
+    }
+  });
+
+  it("when a survey of another website is named, then 400 on sample:survey_id", async () => {
+    const response = await api('POST', '/samples', { token: demoToken, body: sampleSubmission({ survey_id: SECOND_WEBSITE.surveyId }) });
+    expect(response.status).toBe(400);
+    expect(response.body.message).toHaveProperty('sample:survey_id');
+  });
+});
+
+describe('validation', () => {
+  it.each([
+    ['the survey is missing', { survey_id: undefined }, 'sample:survey_id', 'The survey must be supplied.'],
+    ['the survey is unknown', { survey_id: 999 }, 'sample:survey_id', 'The survey 999 is not a survey of this website.'],
+    ['the date is missing', { date: undefined }, 'sample:date_type', 'Please supply a date for your observation.'],
+    ['the date is not a date', { date: '31/02/2020' }, 'sample:date_type', 'The date could not be recognised.'],
+    ['the date is in the future', { date: '01/01/2999' }, 'sample:date_start', 'Please specify a date that is not in the future.'],
+    ['the spatial reference is missing', { entered_sref: undefined }, 'sample:entered_sref', 'The spatial reference must be supplied.'],
+    ['the spatial reference is malformed', { entered_sref: 'XX12' }, 'sample:entered_sref', 'The spatial reference is not recognised.'],
+    ['the system is unknown', { entered_sref_system: 'nowhere' }, 'sample:entered_sref_system', 'The spatial reference system is not a valid EPSG or notation code.'],
+    ['a numeric field is not a number', { location_id: 'abc' }, 'sample:location_id', 'Must be a whole number.'],
+    ['an attribute value has the wrong type', { 'smpAttr:5': 'not a date' }, 'sample:smpAttr:5', 'The date could not be recognised.'],
+    ['an attribute is not linked to the survey', { 'smpAttr:3': 'x' }, 'sample:smpAttr:3', 'Attribute 3 is not available for this survey.'],
+  ])('when %s, then 400 naming %s', async (_case, values, key, message) => {
+    const response = await api('POST', '/samples', { token: demoToken, body: sampleSubmission(values) });
+    expect(response.status).toBe(400);
+    expect(response.body.code).toBe(400);
+    expect(response.body.status).toBe('Bad Request');
+    expect(response.body.message[key]).toBe(message);
+  });
+
+  it('when a required attribute of the survey is not given, then 400 naming it', async () => {
+    const response = await api('POST', '/samples', { token: demoToken, body: sampleSubmission({ survey_id: 3 }) });
+    expect(response.status).toBe(400);
+    expect(response.body.message).toEqual({ 'sample:smpAttr:3': 'A value is required for this attribute.' });
+  });
+
+  it.each([
+    ['the taxon is missing', {}, 'occurrence:taxa_taxon_list_id', 'The taxon must be specified.'],
+    ['the taxon is unknown', { taxa_taxon_list_id: 424242 }, 'occurrence:taxa_taxon_list_id', 'The taxon 424242 is not known.'],
+    ['an integer attribute is not a number', { taxa_taxon_list_id: 1, 'occAttr:1': 'many' }, 'occurrence:occAttr:1', 'Must be a whole number.'],
+    ['a lookup value is not in its list', { taxa_taxon_list_id: 1, 'occAttr:4': '99' }, 'occurrence:occAttr:4', "The value 99 is not a term of this attribute's list."],
+  ])('when in an occurrence %s, then 400 naming %s', async (_case, values, key, message) => {
+    const response = await api('POST', '/samples', { token: demoToken, body: sampleSubmission({}, { occurrences: [{ values }] }) });
+    expect(response.status).toBe(400);
+    expect(response.body.message[key]).toBe(message);
+  });
+
+  it('when the last of many occurrences is invalid, then nothing at all is written', async () => {
+    const before = { samples: await count('samples'), occurrences: await count('occurrences'), outbox: await count('outbox') };
+    const occurrences = Array.from({ length: 20 }, (_, i) => ({ values: { taxa_taxon_list_id: (i % 4) + 1, 'occAttr:1': String(i) } }));
+    occurrences.push({ values: { taxa_taxon_list_id: 1, 'occAttr:1': 'oops' } });
+    const response = await api('POST', '/samples', {
+      token: demoToken,
+      body: sampleSubmission({}, { occurrences, samples: [{ values: { comment: 'child' } }] }),
+    });
+    expect(response.status).toBe(400);
+    expect(response.body.message).toEqual({ 'occurrence:occAttr:1': 'Must be a whole number.' });
+    expect({ samples: await count('samples'), occurrences: await count('occurrences'), outbox: await count('outbox') }).toEqual(before);
+  });
+
+  it('when a value is an object, then 400 naming the field', async () => {
+    const response = await api('POST', '/samples', { token: demoToken, body: sampleSubmission({ comment: { nested: true } }) });
+    expect(response.status).toBe(400);
+    expect(response.body.message).toEqual({ 'sample:comment': 'Must be a text, number, boolean, null or a list of those.' });
+  });
+
+  it('when media name a file that is not queued, then 400 on sample_medium:queued and nothing is written', async () => {
+    const before = await count('samples');
+    const response = await api('POST', '/samples', { token: demoToken, body: sampleSubmission({}, { media: [{ values: { queued: 'nope.jpg' } }] }) });
+    expect(response.status).toBe(400);
+    expect(response.body.message).toEqual({ 'sample_medium:queued': 'Requested file does not exist in the queue: nope.jpg' });
+    expect(await count('samples')).toBe(before);
+  });
+});
+
+describe('bad requests', () => {
+  it('when the body is not valid JSON, then a JSON 400', async () => {
+    const response = await api('POST', '/samples', { token: demoToken, body: '{"values": ' });
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({ code: 400, status: 'Bad Request', message: 'The request body is not valid JSON.' });
+  });
+
+  it('when the content type is not JSON, then a JSON 415', async () => {
+    const response = await api('POST', '/samples', { token: demoToken, body: 'values=1', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
+    expect(response.status).toBe(415);
+    expect(response.body.code).toBe(415);
+  });
+
+  it('when the body is larger than the limit, then a JSON 413', async () => {
+    const response = await api('POST', '/samples', { token: demoToken, body: sampleSubmission({ comment: 'x'.repeat(2 * 1024 * 1024) }) });
+    expect(response.status).toBe(413);
+    expect(response.body.code).toBe(413);
+  });
+
+  it('when the body is a JSON array, then a JSON 400', async () => {
+    const response = await api('POST', '/samples', { token: demoToken, body: [sampleSubmission()] });
+    expect(response.status).toBe(400);
+    expect(response.body.message).toHaveProperty('sample:values');
+  });
+
+  it('when an unknown resource is asked for, then a JSON 404', async () => {
+    const response = await api('GET', '/no-such-thing', { token: demoToken });
+    expect(response.status).toBe(404);
+    expect(response.body.code).toBe(404);
+  });
+});

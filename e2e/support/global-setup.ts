@@ -1,0 +1,63 @@
+// Starts one suite for all e2e tests: a fresh database (on DATABASE_URL's
+// server when given, else an embedded PostgreSQL), records and gateway as
+// separate processes exporting traces to a local receiver.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TestProject } from 'vitest/node';
+import { createDatabase, dropDatabase, freePort, startEmbeddedPostgres, type EmbeddedDatabase } from '@rex/db';
+import { startSuite } from '../../scripts/suite.ts';
+import { startOtlpReceiver } from './otlp-receiver.ts';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    gatewayUrl: string;
+    databaseUrl: string;
+    recordsAddress: string;
+    demoPrivateKey: string;
+    otlpUrl: string;
+    gatewayMetricsUrl: string;
+    recordsMetricsUrl: string;
+  }
+}
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'rex-e2e-'));
+  const databaseName = `rex_e2e_${Date.now()}_${process.pid}`;
+  let embedded: EmbeddedDatabase | undefined;
+  let serverUrl = process.env.DATABASE_URL;
+  if (!serverUrl) {
+    embedded = await startEmbeddedPostgres({ dataDir });
+    serverUrl = embedded.url;
+  }
+  const databaseUrl = await createDatabase(serverUrl, databaseName);
+  const otlp = await startOtlpReceiver();
+  const [gatewayMetricsPort, recordsMetricsPort] = [await freePort(), await freePort()];
+  const suite = await startSuite({
+    dataDir,
+    databaseUrl,
+    logs: join(dataDir, 'logs'),
+    env: {
+      OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url,
+      OTEL_BSP_SCHEDULE_DELAY: '100',
+      LOG_LEVEL: 'warn',
+      AUTH_CACHE_TTL_MS: '0',
+    },
+    metricsPorts: { gateway: gatewayMetricsPort, records: recordsMetricsPort },
+  });
+  project.provide('gatewayUrl', suite.gatewayUrl);
+  project.provide('databaseUrl', databaseUrl);
+  project.provide('recordsAddress', suite.recordsAddress);
+  project.provide('demoPrivateKey', suite.demoPrivateKey);
+  project.provide('otlpUrl', otlp.url);
+  project.provide('gatewayMetricsUrl', `http://127.0.0.1:${gatewayMetricsPort}/metrics`);
+  project.provide('recordsMetricsUrl', `http://127.0.0.1:${recordsMetricsPort}/metrics`);
+
+  return async () => {
+    await suite.stop();
+    otlp.server.close();
+    await dropDatabase(serverUrl, databaseName).catch(() => undefined);
+    await embedded?.stop();
+    if (!process.env.REX_KEEP_E2E_DATA) rmSync(dataDir, { recursive: true, force: true });
+  };
+}

@@ -1,0 +1,101 @@
+// The people and places the e2e tests act as: the demo website and user the
+// suite seeds, plus a second user of the demo website, a second website with
+// its own key and user, a user without any role and a banned one.
+import { generateKeyPairSync } from 'node:crypto';
+import { inject } from 'vitest';
+import { SignJWT, importPKCS8, type JWTPayload } from 'jose';
+import { createPool } from '@rex/db';
+import { DEMO, importFixtures, parseFixtures } from '@rex/admin';
+
+export const services = (): string => `${inject('gatewayUrl')}/index.php/services/rest`;
+
+export const OTHER_USER = 3;
+export const NO_ROLE_USER = 5;
+export const BANNED_USER = 6;
+export const SECOND_WEBSITE = { id: 2, url: 'http://second.rex.local', userId: 4, surveyId: 2 };
+export const REQUIRED_ATTRIBUTE = { id: 3, surveyId: 3 };
+
+const second = generateKeyPairSync('rsa', {
+  modulusLength: 2048,
+  publicKeyEncoding: { type: 'spki', format: 'pem' },
+  privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+});
+
+export async function setUpWorld(): Promise<void> {
+  const pool = createPool(inject('databaseUrl'), { max: 1 });
+  try {
+    await importFixtures(
+      pool,
+      parseFixtures({
+        websites: [
+          { id: SECOND_WEBSITE.id, title: 'Second website', url: SECOND_WEBSITE.url, password: 'second-password', public_key: second.publicKey, allow_anon_jwt_post: true },
+        ],
+        users: [
+          { id: OTHER_USER, username: 'other', websites: [{ website_id: DEMO.websiteId, role: 'user' }] },
+          { id: SECOND_WEBSITE.userId, username: 'second', websites: [{ website_id: SECOND_WEBSITE.id, role: 'user' }] },
+          { id: NO_ROLE_USER, username: 'norole' },
+          { id: BANNED_USER, username: 'banned', websites: [{ website_id: DEMO.websiteId, role: 'user', banned: true }] },
+        ],
+        surveys: [
+          { id: SECOND_WEBSITE.surveyId, website_id: SECOND_WEBSITE.id, title: 'Second survey' },
+          { id: REQUIRED_ATTRIBUTE.surveyId, website_id: DEMO.websiteId, title: 'Survey with a required attribute' },
+        ],
+        attributes: [
+          { id: REQUIRED_ATTRIBUTE.id, entity: 'sample', caption: 'Habitat', data_type: 'T', required: true, survey_ids: [REQUIRED_ATTRIBUTE.surveyId] },
+          { id: 4, entity: 'occurrence', caption: 'Stage', data_type: 'L', survey_ids: [DEMO.surveyId], terms: [{ id: 1, term: 'Adult' }, { id: 2, term: 'Juvenile' }] },
+          { id: 5, entity: 'sample', caption: 'Visit date', data_type: 'D', survey_ids: [DEMO.surveyId] },
+          { id: 6, entity: 'sample', caption: 'Observers', data_type: 'T', multi_value: true, survey_ids: [DEMO.surveyId] },
+        ],
+      }),
+    );
+  } finally {
+    await pool.end();
+  }
+}
+
+type TokenOptions = { userId?: number | null; issuer?: string; key?: 'demo' | 'second'; expiresIn?: string; claims?: JWTPayload };
+
+/** A jwtUser token; by default the demo user's on the demo website. */
+export async function token(options: TokenOptions = {}): Promise<string> {
+  const pem = options.key === 'second' ? second.privateKey : inject('demoPrivateKey');
+  const payload: JWTPayload = { ...options.claims };
+  const userId = options.userId === undefined ? DEMO.userId : options.userId;
+  if (userId !== null) payload['http://indicia.org.uk/user:id'] = userId;
+  return new SignJWT(payload)
+    .setProtectedHeader({ alg: 'RS256', typ: 'JWT' })
+    .setIssuer(options.issuer ?? (options.key === 'second' ? SECOND_WEBSITE.url : DEMO.websiteUrl))
+    .setIssuedAt()
+    .setExpirationTime(options.expiresIn ?? '1h')
+    .sign(await importPKCS8(pem, 'RS256'));
+}
+
+export type ApiResponse = { status: number; headers: Headers; body: any; text: string };
+
+/** One HTTP call to the gateway, as a client makes it. */
+export async function api(method: string, path: string, options: { token?: string; body?: unknown; headers?: Record<string, string> } = {}): Promise<ApiResponse> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.token) headers.Authorization = `Bearer ${options.token}`;
+  let body: string | undefined;
+  if (options.body !== undefined) {
+    body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
+    headers['Content-Type'] ??= 'application/json';
+  }
+  const url = path.startsWith('http') ? path : `${services()}${path}`;
+  const response = await fetch(url, { method, headers, body, signal: AbortSignal.timeout(10_000) });
+  const text = await response.text();
+  let parsed: unknown;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    parsed = undefined;
+  }
+  return { status: response.status, headers: response.headers, body: parsed, text };
+}
+
+/** A valid sample submission for the demo survey; `values` override the defaults. */
+export function sampleSubmission(values: Record<string, unknown> = {}, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    values: { survey_id: DEMO.surveyId, date: '2026-05-01', entered_sref: 'SU1234', entered_sref_system: 'OSGB', ...values },
+    ...extra,
+  };
+}
