@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { FixturesError, parseFixtures } from '../src/fixtures.ts';
+
+function problem(raw: unknown): string {
+  try {
+    parseFixtures(raw);
+  } catch (error) {
+    expect(error).toBeInstanceOf(FixturesError);
+    return (error as Error).message;
+  }
+  throw new Error('expected the fixtures to be refused');
+}
+
+describe('parseFixtures', () => {
+  it('when a document is valid, then roles and sharing words become their codes', () => {
+    const fixtures = parseFixtures({
+      users: [{ id: 7, username: 'alice', websites: [{ website_id: 1, role: 'editor' }] }],
+      clients: [{ id: 2, username: 'c', secret: 's', connections: [{ proj_id: 'p', website_id: 1, title: 'P', sharing: 'verification' }] }],
+    });
+    expect(fixtures.users[0].websites[0].role).toBe(2);
+    expect(fixtures.clients[0].connections[0].sharing).toBe('V');
+    expect(fixtures.clients[0].connections[0].allow_sensitive).toBe(true);
+  });
+
+  it('when a sharing code letter is given, then it is kept', () => {
+    const fixtures = parseFixtures({ clients: [{ id: 2, username: 'c', secret: 's', connections: [{ proj_id: 'p', website_id: 1, title: 'P', sharing: 'D' }] }] });
+    expect(fixtures.clients[0].connections[0].sharing).toBe('D');
+  });
+
+  it('when a key is unknown, then the error names the entry and the key', () => {
+    expect(problem({ websites: [{ id: 1, title: 't', url: 'u', password: 'p', colour: 'red' }] })).toMatch(/websites\[0\]: unknown key\(s\) colour/);
+    expect(problem({ widgets: [] })).toMatch(/unknown key\(s\) widgets/);
+  });
+
+  it('when a nested value is wrong, then the error gives its full path', () => {
+    expect(problem({ users: [{ id: 1, username: 'a' }, { id: 2, username: 'b', websites: [{ website_id: 1, role: 'king' }] }] })).toMatch(
+      /users\[1\]\.websites\[0\]\.role/,
+    );
+  });
+
+  it('when an unknown sharing word is given, then the error names it', () => {
+    expect(problem({ clients: [{ id: 2, username: 'c', secret: 's', connections: [{ proj_id: 'p', website_id: 1, title: 'P', sharing: 'gossip' }] }] })).toMatch(
+      /clients\[0\]\.connections\[0\]\.sharing: unknown sharing gossip/,
+    );
+  });
+
+  it('when an id is not a positive whole number, then it is refused', () => {
+    expect(problem({ taxa: [{ id: -1, taxon: 'x' }] })).toMatch(/taxa\[0\]\.id/);
+  });
+});
