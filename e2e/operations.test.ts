@@ -1,0 +1,86 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
+import { freePort } from '@rex/db';
+import { api, sampleSubmission, setUpWorld, token } from './support/world.ts';
+
+beforeAll(setUpWorld);
+
+describe('health', () => {
+  it('when the gateway is up, then /healthz and /readyz answer 200', async () => {
+    for (const path of ['/healthz', '/readyz']) {
+      const response = await fetch(`${inject('gatewayUrl')}${path}`);
+      expect(response.status, path).toBe(200);
+    }
+  });
+});
+
+describe('metrics', () => {
+  it('when requests have been served, then the gateway and records expose RED metrics by route and method', async () => {
+    await api('POST', '/samples', { token: await token(), body: sampleSubmission() });
+    const gateway = await (await fetch(inject('gatewayMetricsUrl'))).text();
+    expect(gateway).toMatch(/http_server_request_duration_seconds_count\{method="POST",route="\/index.php\/services\/samples",status_code="201"\} \d+/);
+    expect(gateway).toMatch(/grpc_client_handling_seconds_count\{grpc_service="records.v1.RecordsService",grpc_method="CreateSample",grpc_code="OK"\}/);
+    const records = await (await fetch(inject('recordsMetricsUrl'))).text();
+    expect(records).toMatch(/grpc_server_handled_total\{grpc_service="records.v1.RecordsService",grpc_method="CreateSample",grpc_code="OK"\} \d+/);
+    expect(records).toMatch(/process_cpu_seconds_total/);
+  });
+});
+
+describe('tracing', () => {
+  it('when a sample is created, then one trace spans gateway, records and the SQL it ran', async () => {
+    const response = await api('POST', '/samples', { token: await token(), body: sampleSubmission({ comment: 'traced' }) });
+    expect(response.status).toBe(201);
+    type Span = { service: string; traceId: string; name: string; kind: number };
+    let trace: Span[] = [];
+    for (let attempt = 0; attempt < 50 && !trace.some((s) => s.service === 'records' && /INSERT|pg/i.test(s.name)); attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const spans = (await (await fetch(`${inject('otlpUrl')}/spans`)).json()) as Span[];
+      const server = spans.filter((s) => s.service === 'gateway' && s.kind === 2 && /POST/.test(s.name)).at(-1);
+      trace = server ? spans.filter((s) => s.traceId === server.traceId) : [];
+    }
+    const services = new Set(trace.map((s) => s.service));
+    expect([...services].sort()).toEqual(['gateway', 'records']);
+    expect(trace.some((s) => s.service === 'gateway' && s.name.includes('CreateSample'))).toBe(true);
+    expect(trace.some((s) => s.service === 'records' && s.name.includes('CreateSample'))).toBe(true);
+    expect(trace.some((s) => s.service === 'records' && /^pg\.|INSERT/.test(s.name))).toBe(true);
+  });
+});
+
+describe('when records is down', () => {
+  let gateway: ChildProcess;
+  let url: string;
+
+  beforeAll(async () => {
+    const [port, deadPort] = [await freePort(), await freePort()];
+    url = `http://127.0.0.1:${port}`;
+    gateway = spawn(
+      process.execPath,
+      ['--conditions=development', '--disable-warning=ExperimentalWarning', 'src/main.ts'],
+      {
+        cwd: fileURLToPath(new URL('../services/gateway', import.meta.url)),
+        env: { ...process.env, DATABASE_URL: inject('databaseUrl'), GATEWAY_PORT: String(port), RECORDS_ADDR: `127.0.0.1:${deadPort}`, METRICS_PORT: '0', LOG_LEVEL: 'silent', OTEL_SDK_DISABLED: 'true' },
+        stdio: 'ignore',
+      },
+    );
+    for (let i = 0; i < 200; i++) {
+      if ((await fetch(`${url}/healthz`).catch(() => undefined))?.ok) return;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    throw new Error('the extra gateway did not start');
+  });
+
+  afterAll(() => {
+    gateway?.kill('SIGTERM');
+  });
+
+  it('then the gateway stays ready and its sample routes answer a JSON 503 at once', async () => {
+    expect((await fetch(`${url}/readyz`)).status).toBe(200);
+    const started = Date.now();
+    const response = await api('GET', `${url}/index.php/services/rest/samples/1`, { token: await token() });
+    expect(Date.now() - started).toBeLessThan(3_000);
+    expect(response.status).toBe(503);
+    expect(response.body).toMatchObject({ code: 503, status: 'Service Unavailable' });
+    expect(response.body.message).toMatch(/records service is unavailable/);
+  });
+});
