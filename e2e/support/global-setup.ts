@@ -42,6 +42,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
       OTEL_BSP_SCHEDULE_DELAY: '100',
       LOG_LEVEL: 'warn',
       AUTH_CACHE_TTL_MS: '0',
+      REFERENCE_CACHE_TTL_MS: '0',
     },
     metricsPorts: { gateway: gatewayMetricsPort, records: recordsMetricsPort },
   });

@@ -1,2 +1,2 @@
 export { registry, httpDuration, grpcHandled, grpcDuration, grpcClientDuration, use, prom, startMetricsServer } from './metrics.ts';
-export { startTracing, stopTracing } from './tracing.ts';
+export { startTracing, stopTracing, tracingConfigured } from './tracing.ts';

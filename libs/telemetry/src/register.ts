@@ -1,7 +1,11 @@
 // Preloaded with `node --import @rex/telemetry/register` so that the
 // instrumentations hook http, express, grpc-js, pg and pino before they load.
+// Tracing runs only where spans have somewhere to go (an OTLP endpoint): a
+// process without an exporter pays nothing for instrumentation.
 import { register } from 'node:module';
-import { startTracing } from './tracing.ts';
+import { startTracing, tracingConfigured } from './tracing.ts';
 
-register('@opentelemetry/instrumentation/hook.mjs', import.meta.url);
-startTracing();
+if (tracingConfigured()) {
+  register('@opentelemetry/instrumentation/hook.mjs', import.meta.url);
+  startTracing();
+}

@@ -11,6 +11,12 @@ let sdk: NodeSDK | undefined;
 
 const IGNORED_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
 
+/** True when traces have an exporter to go to and the SDK is not disabled. */
+export function tracingConfigured(env: NodeJS.ProcessEnv = process.env): boolean {
+  if (env.OTEL_SDK_DISABLED === 'true' || env.OTEL_TRACES_EXPORTER === 'none') return false;
+  return Boolean(env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? env.OTEL_EXPORTER_OTLP_ENDPOINT);
+}
+
 /**
  * Starts OpenTelemetry with the instrumentations rex relies on. Spans are
  * exported over OTLP when OTEL_EXPORTER_OTLP_ENDPOINT (or the traces variant)

@@ -6,12 +6,11 @@ import type { Column, Errors } from './domain/fields.ts';
 import { planOccurrence, taxonIds, type OccurrenceChanges } from './domain/occurrences.ts';
 import { displayDate, inheritFromParent, planNewSample, planSampleUpdate, type SampleChanges, type SurveyReference } from './domain/samples.ts';
 import { fromFieldValues, parseInteger, text, toFieldValues, type Value, type Values } from './domain/values.ts';
-import { knownTaxa, loadSurveys } from './db/reference-repo.ts';
+import type { ReferenceData } from './db/reference-repo.ts';
 import {
   deleteSampleTree,
   findSample,
   lockSample,
-  sampleAttributeValues,
   saveAttributeValues,
   writeOutbox,
   type OutboxEvent,
@@ -94,7 +93,7 @@ function stamp(row: { id: string; created_on: string; updated_on: string }): Rec
   return { id: row.id, created_on: row.created_on, updated_on: row.updated_on };
 }
 
-export function createSamples(db: Pool) {
+export function createSamples(db: Pool, reference: ReferenceData) {
   async function insertOccurrences(client: PoolClient, plan: SamplePlan, sampleId: string, who: Caller, surveyId: string, events: OutboxEvent[]) {
     const saved: SavedRecord[] = [];
     for (const { changes } of plan.occurrences) {
@@ -133,7 +132,7 @@ export function createSamples(db: Pool) {
   async function loadReferences(websiteId: string, tree: Tree, storedSurveyId?: string) {
     const ids = new Set<string>(storedSurveyId ? [storedSurveyId] : []);
     surveyIdsOf(tree, undefined, ids);
-    const [surveys, taxa] = await Promise.all([loadSurveys(db, websiteId, [...ids]), knownTaxa(db, taxonIds(occurrenceValuesOf(tree)))]);
+    const [surveys, taxa] = await Promise.all([reference.surveys(websiteId, [...ids]), reference.taxa(taxonIds(occurrenceValuesOf(tree)))]);
     return { surveys, taxa };
   }
 
@@ -168,10 +167,10 @@ export function createSamples(db: Pool) {
       if (!who.userId || row.created_by_id !== who.userId) throw forbidden('Resource belongs to a different user account.');
       const values: Record<string, Value> = {};
       for (const [key, value] of Object.entries(row)) {
-        if (key !== 'owner_website_id') values[key] = value === null ? null : String(value);
+        if (key !== 'owner_website_id' && key !== 'attribute_values') values[key] = value === null ? null : String(value);
       }
       values.date = displayDate(row.date_start, row.date_end, row.date_type);
-      Object.assign(values, attributeValuesForResponse('sample', await sampleAttributeValues(db, id)));
+      Object.assign(values, attributeValuesForResponse('sample', row.attribute_values ?? []));
       return values;
     },
 

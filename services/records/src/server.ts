@@ -5,6 +5,7 @@ import { recordsV1 } from '@rex/protos';
 import type { RecordsConfig } from './config.ts';
 import { SCHEMA, migrations } from './db/migrations.ts';
 import { sampleHandlers } from './handlers/samples.ts';
+import { createReferenceData } from './db/reference-repo.ts';
 import { createSamples } from './samples.ts';
 
 export const SERVICE_NAME = 'records.v1.RecordsService';
@@ -20,7 +21,7 @@ export async function startRecordsServer(config: RecordsConfig, logger: Logger):
   const grpcServer: GrpcServer = await startGrpcServer({
     host: config.GRPC_HOST,
     port: config.GRPC_PORT,
-    services: [{ name: SERVICE_NAME, definition: recordsV1.RecordsService.service, handlers: sampleHandlers(createSamples(pool), logger) }],
+    services: [{ name: SERVICE_NAME, definition: recordsV1.RecordsService.service, handlers: sampleHandlers(createSamples(pool, createReferenceData(pool, config.REFERENCE_CACHE_TTL_MS)), logger) }],
   });
   logger.info({ port: grpcServer.port }, 'records gRPC server listening');
 

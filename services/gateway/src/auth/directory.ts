@@ -1,6 +1,6 @@
 import { importSPKI, type CryptoKey } from 'jose';
 import type { Pool } from '@rex/db';
-import { TtlCache } from './ttl-cache.ts';
+import { TtlCache } from '@rex/cache';
 
 export type Website = {
   id: string;

@@ -4,7 +4,7 @@ import type { Caller } from './caller.ts';
 import type { Directory, Website } from './directory.ts';
 import { bearerToken, peekPayload, type JwtPayload } from './jwt.ts';
 import { selectScope } from './scope.ts';
-import { TtlCache } from './ttl-cache.ts';
+import { TtlCache } from '@rex/cache';
 import type { AuthRequest, Authenticator } from './authenticate.ts';
 
 const CLOCK_TOLERANCE_S = 60;

@@ -1,3 +1,4 @@
+import { TtlCache } from '@rex/cache';
 import type { Pool } from '@rex/db';
 import type { AttributeDefinition, RecordEntity } from '../domain/attributes.ts';
 import type { SurveyReference } from '../domain/samples.ts';
@@ -53,3 +54,52 @@ export async function knownTaxa(db: Pool, ids: string[]): Promise<Set<string>> {
   const { rows } = await db.query<{ id: string }>('SELECT id FROM records.taxa WHERE id = ANY($1::bigint[]) AND NOT deleted', [ids]);
   return new Set(rows.map((row) => row.id));
 }
+
+/**
+ * Surveys (with their attributes) and taxa change rarely, so writes read them
+ * through a short-lived cache; a change made with `pnpm admin` is seen within
+ * `ttlMs`.
+ */
+export function createReferenceData(db: Pool, ttlMs: number) {
+  const surveyCache = new TtlCache<SurveyReference | null>(ttlMs, 10_000);
+  const taxonCache = new TtlCache<boolean>(ttlMs, 200_000);
+  return {
+    async surveys(websiteId: string, ids: string[]): Promise<Map<string, SurveyReference>> {
+      const found = new Map<string, SurveyReference>();
+      const missing: string[] = [];
+      for (const id of ids) {
+        const cached = surveyCache.get(`${websiteId}:${id}`);
+        if (cached === undefined) missing.push(id);
+        else if (cached) found.set(id, cached);
+      }
+      if (missing.length) {
+        const loaded = await loadSurveys(db, websiteId, missing);
+        for (const id of missing) {
+          const survey = loaded.get(id) ?? null;
+          surveyCache.set(`${websiteId}:${id}`, survey);
+          if (survey) found.set(id, survey);
+        }
+      }
+      return found;
+    },
+    async taxa(ids: string[]): Promise<Set<string>> {
+      const known = new Set<string>();
+      const missing: string[] = [];
+      for (const id of ids) {
+        const cached = taxonCache.get(id);
+        if (cached === undefined) missing.push(id);
+        else if (cached) known.add(id);
+      }
+      if (missing.length) {
+        const loaded = await knownTaxa(db, missing);
+        for (const id of missing) {
+          taxonCache.set(id, loaded.has(id));
+          if (loaded.has(id)) known.add(id);
+        }
+      }
+      return known;
+    },
+  };
+}
+
+export type ReferenceData = ReturnType<typeof createReferenceData>;

@@ -13,11 +13,19 @@ const SAMPLE_SELECT = `
          CASE WHEN s.deleted THEN 't' ELSE 'f' END AS deleted, upper(encode(s.geom, 'hex')) AS geom,
          s.recorder_names, s.parent_id, s.input_form, s.group_id, s.privacy_precision, s.record_status,
          s.verified_by_id, ${iso('s.verified_on')} AS verified_on, s.licence_id,
-         s.centroid_lat AS lat, s.centroid_lon AS lon, s.website_id AS owner_website_id
+         s.centroid_lat AS lat, s.centroid_lon AS lon, s.website_id AS owner_website_id,
+         (SELECT json_agg(json_build_object('attribute_id', v.attribute_id::text, 'data_type', a.data_type, 'text_value', v.text_value,
+                 'int_value', v.int_value::text, 'float_value', v.float_value, 'date_start', v.date_start, 'date_end', v.date_end,
+                 'date_type', v.date_type, 'term', t.term) ORDER BY v.attribute_id, v.id)
+            FROM records.sample_attribute_values v
+            JOIN records.attributes a ON a.id = v.attribute_id
+            LEFT JOIN records.attribute_terms t ON a.data_type = 'L' AND t.id = v.int_value
+           WHERE v.sample_id = s.id AND NOT v.deleted) AS attribute_values
     FROM records.samples s`;
 
-export type SampleRow = Record<string, string | number | null> & {
+export type SampleRow = Record<string, string | number | null | StoredAttributeValue[]> & {
   id: string;
+  attribute_values: StoredAttributeValue[] | null;
   owner_website_id: string;
   created_by_id: string;
   deleted: string;
@@ -27,7 +35,7 @@ export type SampleRow = Record<string, string | number | null> & {
 };
 
 export async function findSample(db: Pool, id: string): Promise<SampleRow | undefined> {
-  const { rows } = await db.query<SampleRow>(`${SAMPLE_SELECT} WHERE s.id = $1`, [id]);
+  const { rows } = await db.query<SampleRow>({ name: 'find-sample', text: `${SAMPLE_SELECT} WHERE s.id = $1`, values: [id] });
   return rows[0];
 }
 
@@ -42,19 +50,6 @@ export type StoredAttributeValue = {
   date_type: string | null;
   term: string | null;
 };
-
-export async function sampleAttributeValues(db: Pool, sampleId: string): Promise<StoredAttributeValue[]> {
-  const { rows } = await db.query<StoredAttributeValue>(
-    `SELECT v.attribute_id, a.data_type, v.text_value, v.int_value, v.float_value, v.date_start, v.date_end, v.date_type, t.term
-       FROM records.sample_attribute_values v
-       JOIN records.attributes a ON a.id = v.attribute_id
-       LEFT JOIN records.attribute_terms t ON a.data_type = 'L' AND t.id = v.int_value
-      WHERE v.sample_id = $1 AND NOT v.deleted
-      ORDER BY v.attribute_id, v.id`,
-    [sampleId],
-  );
-  return rows;
-}
 
 /** Locks a sample for a change; undefined when there is no such row. */
 export async function lockSample(client: PoolClient, id: string): Promise<(StoredSample & SampleOwnership) | undefined> {

@@ -1,0 +1,1 @@
+export { TtlCache } from './ttl-cache.ts';
