@@ -1,8 +1,8 @@
-import { withTransaction, type Pool, type PoolClient } from '@rex/db';
+import { withTransaction, type Pool } from '@rex/db';
 import { badRequest, forbidden, invalid, notFound } from '@rex/grpc';
-import type { AuthContext__Output, SavedRecord, Submission__Output } from '@rex/protos';
+import type { AuthContext__Output, FieldValue, SavedRecord, Submission__Output } from '@rex/protos';
 import { ATTRIBUTE_PREFIX } from './domain/attributes.ts';
-import type { Column, Errors } from './domain/fields.ts';
+import type { Errors } from './domain/fields.ts';
 import { planOccurrence, taxonIds, type OccurrenceChanges } from './domain/occurrences.ts';
 import { displayDate, inheritFromParent, planNewSample, planSampleUpdate, type SampleChanges, type SurveyReference } from './domain/samples.ts';
 import { fromFieldValues, parseInteger, text, toFieldValues, type Value, type Values } from './domain/values.ts';
@@ -13,10 +13,10 @@ import {
   lockSample,
   saveAttributeValues,
   writeOutbox,
-  type OutboxEvent,
   type StoredAttributeValue,
 } from './db/samples-repo.ts';
-import { insertRow, updateRow } from './db/sql.ts';
+import { updateRow } from './db/sql.ts';
+import { insertNewRecords, type NewOccurrence, type NewSample, type SavedSample, type Writer } from './db/new-records.ts';
 
 /** A submission as the domain reads it: values and children. */
 type Tree = { values: Values; samples: Tree[]; occurrences: Tree[]; media: Tree[] };
@@ -89,45 +89,32 @@ function planNewTree(tree: Tree, parent: Values | undefined, surveys: Map<string
   };
 }
 
-function stamp(row: { id: string; created_on: string; updated_on: string }): Record<string, Value> {
-  return { id: row.id, created_on: row.created_on, updated_on: row.updated_on };
+function stamp(id: string, created: string, updated: string = created): Record<string, FieldValue> {
+  return toFieldValues({ id, created_on: created, updated_on: updated });
+}
+
+function toNewSample(plan: SamplePlan): NewSample {
+  return {
+    columns: plan.changes.columns,
+    attributes: plan.changes.attributes,
+    occurrences: plan.occurrences.map(toNewOccurrence),
+    samples: plan.samples.map(toNewSample),
+  };
+}
+
+const toNewOccurrence = ({ changes }: SamplePlan['occurrences'][number]): NewOccurrence => ({ columns: changes.columns, attributes: changes.attributes });
+
+function savedSample(saved: SavedSample, when: string): SavedRecord {
+  return {
+    entity: 'sample',
+    values: stamp(saved.id, when),
+    occurrences: saved.occurrences.map((id) => ({ entity: 'occurrence', values: stamp(id, when) })),
+    samples: saved.samples.map((child) => savedSample(child, when)),
+  };
 }
 
 export function createSamples(db: Pool, reference: ReferenceData) {
-  async function insertOccurrences(client: PoolClient, plan: SamplePlan, sampleId: string, who: Caller, surveyId: string, events: OutboxEvent[]) {
-    const saved: SavedRecord[] = [];
-    for (const { changes } of plan.occurrences) {
-      const row = await insertRow(client, 'records.occurrences', {
-        ...changes.columns,
-        sample_id: sampleId,
-        website_id: who.websiteId,
-        created_by_id: who.userId || ANONYMOUS_USER_ID,
-        updated_by_id: who.userId || ANONYMOUS_USER_ID,
-      });
-      await saveAttributeValues(client, 'occurrence', row.id, changes.attributes);
-      events.push({ entity: 'occurrence', entityId: row.id, operation: 'create', websiteId: who.websiteId, surveyId, userId: who.userId || null });
-      saved.push({ entity: 'occurrence', values: toFieldValues(stamp(row)) });
-    }
-    return saved;
-  }
-
-  async function insertTree(client: PoolClient, plan: SamplePlan, parentId: string | null, who: Caller, events: OutboxEvent[]): Promise<SavedRecord> {
-    const columns: Column = {
-      ...plan.changes.columns,
-      website_id: who.websiteId,
-      parent_id: parentId,
-      created_by_id: who.userId || ANONYMOUS_USER_ID,
-      updated_by_id: who.userId || ANONYMOUS_USER_ID,
-    };
-    const row = await insertRow(client, 'records.samples', columns);
-    await saveAttributeValues(client, 'sample', row.id, plan.changes.attributes);
-    const surveyId = String(columns.survey_id);
-    events.push({ entity: 'sample', entityId: row.id, operation: 'create', websiteId: who.websiteId, surveyId, userId: who.userId || null });
-    const occurrences = await insertOccurrences(client, plan, row.id, who, surveyId, events);
-    const samples: SavedRecord[] = [];
-    for (const child of plan.samples) samples.push(await insertTree(client, child, row.id, who, events));
-    return { entity: 'sample', values: toFieldValues(stamp(row)), occurrences, samples };
-  }
+  const writer = (who: Caller): Writer => ({ websiteId: who.websiteId, userId: who.userId || null, createdById: who.userId || ANONYMOUS_USER_ID });
 
   async function loadReferences(websiteId: string, tree: Tree, storedSurveyId?: string) {
     const ids = new Set<string>(storedSurveyId ? [storedSurveyId] : []);
@@ -152,12 +139,8 @@ export function createSamples(db: Pool, reference: ReferenceData) {
       const errors: Errors = {};
       const plan = planNewTree(tree, undefined, surveys, taxa, errors);
       if (Object.keys(errors).length) throw invalid(errors);
-      return withTransaction(db, async (client) => {
-        const events: OutboxEvent[] = [];
-        const saved = await insertTree(client, plan, null, who, events);
-        await writeOutbox(client, events);
-        return saved;
-      });
+      const result = await insertNewRecords({ pool: db }, { samples: [toNewSample(plan)], occurrences: [], parent: null }, writer(who));
+      return savedSample(result.samples[0], result.stamp);
     },
 
     async get(auth: AuthContext__Output | null, id: string): Promise<Record<string, Value>> {
@@ -200,15 +183,18 @@ export function createSamples(db: Pool, reference: ReferenceData) {
         });
         await saveAttributeValues(client, 'sample', id, changes.attributes, changes.replacedAttributes);
         const surveyId = String(changes.columns.survey_id ?? locked!.survey_id);
-        const events: OutboxEvent[] = [
-          { entity: 'sample', entityId: id, operation: 'update', websiteId: who.websiteId, surveyId, userId: who.userId },
-        ];
-        const plan: SamplePlan = { values: parentValues, changes, occurrences, samples };
-        const savedOccurrences = await insertOccurrences(client, plan, id, who, surveyId, events);
-        const savedSamples: SavedRecord[] = [];
-        for (const child of samples) savedSamples.push(await insertTree(client, child, id, who, events));
-        await writeOutbox(client, events);
-        return { entity: 'sample', values: toFieldValues(stamp(row)), occurrences: savedOccurrences, samples: savedSamples };
+        await writeOutbox(client, [{ entity: 'sample', entityId: id, operation: 'update', websiteId: who.websiteId, surveyId, userId: who.userId }]);
+        const children = await insertNewRecords(
+          { transaction: client },
+          { samples: samples.map(toNewSample), occurrences: occurrences.map(toNewOccurrence), parent: { sampleId: id, surveyId } },
+          writer(who),
+        );
+        return {
+          entity: 'sample',
+          values: stamp(row.id, row.created_on, row.updated_on),
+          occurrences: children.occurrences.map((child) => ({ entity: 'occurrence', values: stamp(child, children.stamp) })),
+          samples: children.samples.map((child) => savedSample(child, children.stamp)),
+        };
       });
     },
 

@@ -4,26 +4,7 @@ import type { Column } from '../domain/fields.ts';
 /** A timestamptz column as ISO 8601 with a numeric offset, in UTC. */
 export const iso = (column: string): string => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"+00:00"')`;
 
-// Statements are named so that each connection prepares them once: the column
-// lists come from the domain's fixed field lists, so there are few variants.
-
-/** INSERT of the planned columns (names come from the domain's own field lists, never from input). */
-export async function insertRow(
-  client: PoolClient,
-  table: string,
-  columns: Column,
-): Promise<{ id: string; created_on: string; updated_on: string }> {
-  const names = Object.keys(columns);
-  const params = names.map((_, index) => `$${index + 1}`);
-  const { rows } = await client.query({
-    name: `insert:${table}:${names.join(',')}`,
-    text: `INSERT INTO ${table} (${names.join(', ')}) VALUES (${params.join(', ')})
-     RETURNING id, ${iso('created_on')} AS created_on, ${iso('updated_on')} AS updated_on`,
-    values: names.map((name) => columns[name]),
-  });
-  return rows[0];
-}
-
+/** UPDATE of the planned columns (names come from the domain's own field lists, never from input). */
 export async function updateRow(
   client: PoolClient,
   table: string,

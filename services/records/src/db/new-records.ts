@@ -1,0 +1,148 @@
+import type { Pool, PoolClient } from '@rex/db';
+import { withTransaction } from '@rex/db';
+import type { AttributeValue } from '../domain/attributes.ts';
+import type { Column } from '../domain/fields.ts';
+import { iso } from './sql.ts';
+
+export type NewOccurrence = { columns: Column; attributes: AttributeValue[] };
+export type NewSample = { columns: Column; attributes: AttributeValue[]; occurrences: NewOccurrence[]; samples: NewSample[] };
+export type SavedSample = { id: string; occurrences: string[]; samples: SavedSample[] };
+export type Writer = { websiteId: string; userId: string | null; createdById: string };
+
+/** Above this many parameters a write is split into several statements (PostgreSQL allows 65 535). */
+const MAX_PARAMS = 20_000;
+
+/** Builds INSERT statements with data-modifying CTEs, splitting them when they grow large. */
+class StatementBuilder {
+  readonly statements: { text: string; values: unknown[] }[] = [];
+  private ctes: string[] = [];
+  private values: unknown[] = [];
+  private attributes = { sample: [] as [string, AttributeValue][], occurrence: [] as [string, AttributeValue][] };
+  private outbox: { entity: string; id: string; surveyId: string | null }[] = [];
+
+  param(value: unknown, cast = ''): string {
+    this.values.push(value);
+    return `$${this.values.length}${cast}`;
+  }
+
+  insert(table: string, columns: Column): void {
+    const names = Object.keys(columns);
+    this.ctes.push(`INSERT INTO ${table} (${names.join(', ')}) VALUES (${names.map((name) => this.param(columns[name])).join(', ')})`);
+  }
+
+  attribute(entity: 'sample' | 'occurrence', ownerId: string, values: AttributeValue[]): void {
+    for (const value of values) this.attributes[entity].push([ownerId, value]);
+  }
+
+  event(entity: string, id: string, surveyId: string | null): void {
+    this.outbox.push({ entity, id, surveyId });
+  }
+
+  /** Closes the statement being built if it has grown past the limit (between whole records only). */
+  maybeFlush(writer: Writer): void {
+    if (this.values.length > MAX_PARAMS) this.flush(writer);
+  }
+
+  flush(writer: Writer): void {
+    for (const entity of ['sample', 'occurrence'] as const) {
+      const rows = this.attributes[entity];
+      if (!rows.length) continue;
+      const column = (pick: (v: AttributeValue) => unknown, cast: string) => this.param(rows.map(([, v]) => pick(v)), cast);
+      this.ctes.push(
+        `INSERT INTO records.${entity}_attribute_values (${entity}_id, attribute_id, text_value, int_value, float_value, date_start, date_end, date_type)
+         SELECT * FROM unnest(${this.param(rows.map(([id]) => id), '::bigint[]')}, ${column((v) => v.attributeId, '::bigint[]')},
+           ${column((v) => v.textValue, '::text[]')}, ${column((v) => v.intValue, '::bigint[]')}, ${column((v) => v.floatValue, '::float8[]')},
+           ${column((v) => v.dateStart, '::date[]')}, ${column((v) => v.dateEnd, '::date[]')}, ${column((v) => v.dateType, '::text[]')})`,
+      );
+    }
+    if (this.outbox.length) {
+      this.ctes.push(
+        `INSERT INTO records.outbox (entity, entity_id, operation, website_id, survey_id, user_id)
+         SELECT e, id, 'create', ${this.param(writer.websiteId, '::bigint')}, s, ${this.param(writer.userId, '::bigint')}
+           FROM unnest(${this.param(this.outbox.map((e) => e.entity), '::text[]')}, ${this.param(this.outbox.map((e) => e.id), '::bigint[]')},
+                       ${this.param(this.outbox.map((e) => e.surveyId), '::bigint[]')}) AS t(e, id, s)`,
+      );
+    }
+    if (this.ctes.length) {
+      const text = `WITH ${this.ctes.map((cte, i) => `w${i} AS (${cte})`).join(',\n')}
+        SELECT ${iso('now()')} AS stamp`;
+      this.statements.push({ text, values: this.values });
+    }
+    this.ctes = [];
+    this.values = [];
+    this.attributes = { sample: [], occurrence: [] };
+    this.outbox = [];
+  }
+}
+
+function count(samples: NewSample[]): { samples: number; occurrences: number } {
+  return samples.reduce(
+    (total, sample) => {
+      const inner = count(sample.samples);
+      return { samples: total.samples + 1 + inner.samples, occurrences: total.occurrences + sample.occurrences.length + inner.occurrences };
+    },
+    { samples: 0, occurrences: 0 },
+  );
+}
+
+type Queryable = Pick<Pool, 'query'> | PoolClient;
+
+/**
+ * Inserts new samples (with their occurrences, attribute values, child
+ * samples and outbox events) under `parent`, and new occurrences directly
+ * under an existing sample. Ids are taken from the sequences first, so the
+ * whole tree usually goes in as one statement: one round trip, atomic by
+ * itself. A large tree is split into several statements in one transaction
+ * (or in the caller's, when `db` is a client inside one).
+ */
+export async function insertNewRecords(
+  target: { pool: Pool } | { transaction: PoolClient },
+  input: { samples: NewSample[]; occurrences: NewOccurrence[]; parent: { sampleId: string; surveyId: string } | null },
+  writer: Writer,
+): Promise<{ samples: SavedSample[]; occurrences: string[]; stamp: string }> {
+  const totals = count(input.samples);
+  totals.occurrences += input.occurrences.length;
+  const db: Queryable = 'pool' in target ? target.pool : target.transaction;
+  const { rows } = await db.query<{ samples: string[]; occurrences: string[] }>({
+    name: 'allocate-ids',
+    text: `SELECT ARRAY(SELECT nextval('records.samples_id_seq')::text FROM generate_series(1, $1::int)) AS samples,
+                  ARRAY(SELECT nextval('records.occurrences_id_seq')::text FROM generate_series(1, $2::int)) AS occurrences`,
+    values: [totals.samples, totals.occurrences],
+  });
+  const sampleIds = rows[0].samples.values();
+  const occurrenceIds = rows[0].occurrences.values();
+  const builder = new StatementBuilder();
+  const owner = { website_id: writer.websiteId, created_by_id: writer.createdById, updated_by_id: writer.createdById };
+
+  const addOccurrences = (occurrences: NewOccurrence[], sampleId: string, surveyId: string): string[] =>
+    occurrences.map((occurrence) => {
+      const id = occurrenceIds.next().value as string;
+      builder.insert('records.occurrences', { ...occurrence.columns, ...owner, id, sample_id: sampleId });
+      builder.attribute('occurrence', id, occurrence.attributes);
+      builder.event('occurrence', id, surveyId);
+      builder.maybeFlush(writer);
+      return id;
+    });
+
+  const addSample = (sample: NewSample, parentId: string | null): SavedSample => {
+    const id = sampleIds.next().value as string;
+    const surveyId = String(sample.columns.survey_id);
+    builder.insert('records.samples', { ...sample.columns, ...owner, id, parent_id: parentId });
+    builder.attribute('sample', id, sample.attributes);
+    builder.event('sample', id, surveyId);
+    builder.maybeFlush(writer);
+    return { id, occurrences: addOccurrences(sample.occurrences, id, surveyId), samples: sample.samples.map((child) => addSample(child, id)) };
+  };
+
+  const occurrences = input.parent ? addOccurrences(input.occurrences, input.parent.sampleId, input.parent.surveyId) : [];
+  const samples = input.samples.map((sample) => addSample(sample, input.parent?.sampleId ?? null));
+  builder.flush(writer);
+
+  const run = async (client: Queryable) => {
+    let stamp = '';
+    for (const statement of builder.statements) stamp = (await client.query<{ stamp: string }>(statement)).rows[0].stamp;
+    return stamp;
+  };
+  const stamp = 'pool' in target && builder.statements.length > 1 ? await withTransaction(target.pool, run) : await run(db);
+  return { samples, occurrences, stamp };
+}
