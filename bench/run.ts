@@ -3,7 +3,7 @@
 //   (b) POST /samples with 2 occurrences through the gateway with jwtUser
 //   (c) floor: bare Express → one grpc-js unary call to an echo server in another process
 //   (d) floor: bare Express → the same SELECT by id straight on pg
-// BENCH_DURATION (seconds, default 10) and BENCH_CONNECTIONS (default 32) tune the run.
+// BENCH_DURATION (seconds, default 10), BENCH_CONNECTIONS (default 32) and BENCH_ONLY (e.g. `a,c`) tune the run.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
@@ -17,6 +17,7 @@ import { startSuite } from '../scripts/suite.ts';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
+const ONLY = new Set((process.env.BENCH_ONLY ?? 'a,b,c,d').split(','));
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 const say = (message: string) => process.stderr.write(`[bench] ${message}\n`);
 
@@ -68,17 +69,24 @@ try {
   const id = ((await created.json()) as { values: { id: string } }).values.id;
 
   const results: Result[] = [];
-  results.push(await load('(a) GET /samples/<id> via gateway', { url: `${services}/samples/${id}`, headers }));
-  results.push(await load('(b) POST /samples, 2 occurrences', { url: `${services}/samples`, method: 'POST', headers, body: sample(2) }));
+  const skipped = (key: string): Result => ({ name: `(${key}) skipped`, rps: NaN, p50: NaN, p99: NaN, errors: 0 });
+  const run = async (key: string, name: string, options: () => Promise<autocannon.Options> | autocannon.Options) =>
+    results.push(ONLY.has(key) ? await load(`(${key}) ${name}`, await options()) : skipped(key));
+  await run('a', 'GET /samples/<id> via gateway', () => ({ url: `${services}/samples/${id}`, headers }));
+  await run('b', 'POST /samples, 2 occurrences', () => ({ url: `${services}/samples`, method: 'POST', headers, body: sample(2) }));
 
-  const echoPort = await freePort();
-  children.push(await startProcess('echo-server.ts', { PORT: String(echoPort) }));
-  const grpcFloorPort = await freePort();
-  children.push(await startProcess('express-grpc.ts', { PORT: String(grpcFloorPort), ECHO_PORT: String(echoPort) }));
-  results.push(await load('(c) floor: Express → grpc-js echo', { url: `http://127.0.0.1:${grpcFloorPort}/echo/${id}` }));
-  const pgFloorPort = await freePort();
-  children.push(await startProcess('express-pg.ts', { PORT: String(pgFloorPort), DATABASE_URL: databaseUrl }));
-  results.push(await load('(d) floor: Express → pg SELECT', { url: `http://127.0.0.1:${pgFloorPort}/samples/${id}` }));
+  await run('c', 'floor: Express → grpc-js echo', async () => {
+    const echoPort = await freePort();
+    children.push(await startProcess('echo-server.ts', { PORT: String(echoPort) }));
+    const port = await freePort();
+    children.push(await startProcess('express-grpc.ts', { PORT: String(port), ECHO_PORT: String(echoPort) }));
+    return { url: `http://127.0.0.1:${port}/echo/${id}` };
+  });
+  await run('d', 'floor: Express → pg SELECT', async () => {
+    const port = await freePort();
+    children.push(await startProcess('express-pg.ts', { PORT: String(port), DATABASE_URL: databaseUrl }));
+    return { url: `http://127.0.0.1:${port}/samples/${id}` };
+  });
 
   const [a, b, c, d] = results;
   const lines = [
