@@ -34,7 +34,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger, restCo
 
   const app = createApp({
     config: restConfig,
-    authenticators: { jwtUser: jwtUser(directory, restConfig.claim_namespace) },
+    authenticators: { jwtUser: jwtUser(directory, restConfig.claim_namespace, config.AUTH_CACHE_TTL_MS) },
     records,
     logger,
     bodyLimit: config.BODY_LIMIT,

@@ -8,7 +8,6 @@ import { TtlCache } from '@rex/cache';
 import type { AuthRequest, Authenticator } from './authenticate.ts';
 
 const CLOCK_TOLERANCE_S = 60;
-const UNVERIFIED_TTL_MS = 5 * 60_000;
 
 type Verified = { payload: JwtPayload; website: Website };
 
@@ -18,17 +17,16 @@ type Verified = { payload: JwtPayload; website: Website };
  * caller is that user (who needs a role on the website); without it, the
  * website anonymously.
  */
-export function jwtUser(directory: Directory, claimNamespace: string): Authenticator {
+export function jwtUser(directory: Directory, claimNamespace: string, cacheTtlMs: number): Authenticator {
   const userClaim = `http://${claimNamespace}/user:id`;
   const scopeClaim = `http://${claimNamespace}/scope`;
   const clientClaim = `http://${claimNamespace}/client:username`;
-  // Verified tokens are remembered until they expire, so a client's repeated
-  // requests pay for the signature check once.
-  const verified = new TtlCache<Verified>(UNVERIFIED_TTL_MS, 20_000);
+  // A verified token is remembered (until it expires, and no longer than the
+  // directory's own cache) so that a client's repeated requests pay for the
+  // signature check once.
+  const verified = new TtlCache<Verified>(cacheTtlMs, 20_000);
 
   async function verify(token: string, payload: JwtPayload & { iss: string }): Promise<Verified | undefined> {
-    const cached = verified.get(token);
-    if (cached) return cached;
     const website = await directory.websiteByUrl(payload.iss);
     if (!website) return undefined;
     if (website.badKey) throw new HttpError(500, 'The public key stored for the website cannot be read.');
@@ -36,8 +34,8 @@ export function jwtUser(directory: Directory, claimNamespace: string): Authentic
     try {
       const result = await jwtVerify(token, website.publicKey, { algorithms: ['RS256'], clockTolerance: CLOCK_TOLERANCE_S });
       const entry = { payload: result.payload as JwtPayload, website };
-      const exp = typeof result.payload.exp === 'number' ? result.payload.exp * 1000 - Date.now() : UNVERIFIED_TTL_MS;
-      verified.set(token, entry, Math.min(exp, UNVERIFIED_TTL_MS));
+      const untilExpiry = typeof result.payload.exp === 'number' ? result.payload.exp * 1000 - Date.now() : cacheTtlMs;
+      verified.set(token, entry, Math.min(untilExpiry, cacheTtlMs));
       return entry;
     } catch {
       throw new HttpError(401, 'Unable to authorise');
@@ -47,10 +45,13 @@ export function jwtUser(directory: Directory, claimNamespace: string): Authentic
   return async (req: AuthRequest): Promise<Caller | undefined> => {
     const token = bearerToken(req.authorization);
     if (!token) return undefined;
-    const peeked = peekPayload(token);
-    if (clientClaim in peeked) return undefined;
-    const result = await verify(token, peeked);
-    if (!result) return undefined;
+    let result = verified.get(token);
+    if (!result) {
+      const peeked = peekPayload(token);
+      if (clientClaim in peeked) return undefined;
+      result = await verify(token, peeked);
+      if (!result) return undefined;
+    }
     const { payload, website } = result;
     if (payload.email_verified === false) throw new HttpError(401, 'The email address of the user is not verified.');
     const rawUser = payload[userClaim];
