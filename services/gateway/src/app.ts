@@ -97,10 +97,9 @@ export function createApp(options: AppOptions): Express {
 
   const onError: ErrorRequestHandler = (error, req, res, _next) => {
     const httpError = error instanceof HttpError ? error : bodyParserError(error);
-    if (!httpError || httpError.status >= 500) {
-      if (!httpError) options.logger.error({ err: error, path: req.path }, 'unhandled error');
-    }
     const status = httpError?.status ?? 500;
+    if (!httpError) options.logger.error({ err: error, method: req.method, path: req.path }, 'unhandled error');
+    else options.logger.debug({ method: req.method, path: req.path, status }, 'request refused');
     const message = httpError ? httpError.detail : 'Internal error';
     if (res.headersSent) {
       res.end();
