@@ -150,7 +150,7 @@ describe('the service root', () => {
   it('when {services}/rest is asked for without credentials, then it describes the API as JSON', async () => {
     const response = await api('GET', '', { headers: { Accept: '*/*' } });
     expect(response.status).toBe(200);
-    expect(response.body.resources.map((r: { name: string }) => r.name)).toContain('samples');
+    expect(response.body.resources.map((r: { resource: string }) => r.resource)).toContain('samples');
   });
 
   it('when HTML is asked for, then an HTML page is served', async () => {

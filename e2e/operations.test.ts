@@ -1,7 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { freePort } from '@rex/db';
+import { startGateway, type ExtraGateway } from './support/gateway.ts';
 import { api, sampleSubmission, setUpWorld, token } from './support/world.ts';
 
 beforeAll(setUpWorld);
@@ -48,31 +47,18 @@ describe('tracing', () => {
 });
 
 describe('when records is down', () => {
-  let gateway: ChildProcess;
+  let gateway: ExtraGateway;
   let url: string;
 
   beforeAll(async () => {
-    const [port, deadPort] = [await freePort(), await freePort()];
-    url = `http://127.0.0.1:${port}`;
-    gateway = spawn(
-      process.execPath,
-      ['--conditions=development', '--disable-warning=ExperimentalWarning', 'src/main.ts'],
-      {
-        cwd: fileURLToPath(new URL('../services/gateway', import.meta.url)),
-        env: { ...process.env, DATABASE_URL: inject('databaseUrl'), GATEWAY_PORT: String(port), RECORDS_ADDR: `127.0.0.1:${deadPort}`, METRICS_PORT: '0', LOG_LEVEL: 'silent', OTEL_SDK_DISABLED: 'true' },
-        stdio: 'ignore',
-      },
+    gateway = await startGateway(
+      { authentication_methods: { jwtUser: { allow_http: true } } },
+      { RECORDS_ADDR: `127.0.0.1:${await freePort()}` },
     );
-    for (let i = 0; i < 200; i++) {
-      if ((await fetch(`${url}/healthz`).catch(() => undefined))?.ok) return;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    throw new Error('the extra gateway did not start');
+    url = gateway.url;
   });
 
-  afterAll(() => {
-    gateway?.kill('SIGTERM');
-  });
+  afterAll(() => gateway?.stop());
 
   it('then the gateway stays ready and its sample routes answer a JSON 503 at once', async () => {
     expect((await fetch(`${url}/readyz`)).status).toBe(200);

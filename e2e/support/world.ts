@@ -15,11 +15,18 @@ export const BANNED_USER = 6;
 export const SECOND_WEBSITE = { id: 2, url: 'http://second.rex.local', userId: 4, surveyId: 2 };
 export const REQUIRED_ATTRIBUTE = { id: 3, surveyId: 3 };
 
-const second = generateKeyPairSync('rsa', {
-  modulusLength: 2048,
-  publicKeyEncoding: { type: 'spki', format: 'pem' },
-  privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
-});
+export const keyPair = () =>
+  generateKeyPairSync('rsa', {
+    modulusLength: 2048,
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+    privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+  });
+
+const second = keyPair();
+const clientKeys = keyPair();
+
+export const WEBSITE_PASSWORD = 'demo-website-password';
+export const DB_CLIENT = { id: 10, username: 'dbclient', secret: 'db-client-secret', projId: 'P1', noDataProjId: 'P2', limitedProjId: 'P3' };
 
 export async function setUpWorld(): Promise<void> {
   const pool = createPool(inject('databaseUrl'), { max: 1 });
@@ -35,10 +42,31 @@ export async function setUpWorld(): Promise<void> {
           { id: SECOND_WEBSITE.userId, username: 'second', websites: [{ website_id: SECOND_WEBSITE.id, role: 'user' }] },
           { id: NO_ROLE_USER, username: 'norole' },
           { id: BANNED_USER, username: 'banned', websites: [{ website_id: DEMO.websiteId, role: 'user', banned: true }] },
+          {
+            id: DEMO.userId,
+            username: 'demo',
+            websites: [
+              { website_id: DEMO.websiteId, role: 'user' },
+              { website_id: SECOND_WEBSITE.id, role: 'user' },
+            ],
+          },
         ],
         surveys: [
           { id: SECOND_WEBSITE.surveyId, website_id: SECOND_WEBSITE.id, title: 'Second survey' },
           { id: REQUIRED_ATTRIBUTE.surveyId, website_id: DEMO.websiteId, title: 'Survey with a required attribute' },
+        ],
+        clients: [
+          {
+            id: DB_CLIENT.id,
+            username: DB_CLIENT.username,
+            secret: DB_CLIENT.secret,
+            public_key: clientKeys.publicKey,
+            connections: [
+              { proj_id: DB_CLIENT.projId, website_id: DEMO.websiteId, title: 'Reporting', sharing: 'reporting' },
+              { proj_id: DB_CLIENT.noDataProjId, website_id: DEMO.websiteId, title: 'No data', allow_data_resources: false },
+              { proj_id: DB_CLIENT.limitedProjId, website_id: DEMO.websiteId, title: 'Occurrences only', limit_to_data_resources: ['occurrences'] },
+            ],
+          },
         ],
         attributes: [
           { id: REQUIRED_ATTRIBUTE.id, entity: 'sample', caption: 'Habitat', data_type: 'T', required: true, survey_ids: [REQUIRED_ATTRIBUTE.surveyId] },
@@ -53,16 +81,28 @@ export async function setUpWorld(): Promise<void> {
   }
 }
 
-type TokenOptions = { userId?: number | null; issuer?: string; key?: 'demo' | 'second'; expiresIn?: string; claims?: JWTPayload };
+/** A jwtClient token for the database client: `iss` = `<website url>:<username>`, or the username claim. */
+export async function clientToken(options: { form?: 'iss' | 'claim'; key?: string; expiresIn?: string; username?: string } = {}): Promise<string> {
+  const username = options.username ?? DB_CLIENT.username;
+  const claims: JWTPayload = options.form === 'claim' ? { 'http://indicia.org.uk/client:username': username } : {};
+  return new SignJWT(claims)
+    .setProtectedHeader({ alg: 'RS256', typ: 'JWT' })
+    .setIssuer(options.form === 'claim' ? DEMO.websiteUrl : `${DEMO.websiteUrl}:${username}`)
+    .setIssuedAt()
+    .setExpirationTime(options.expiresIn ?? '1h')
+    .sign(await importPKCS8(options.key ?? clientKeys.privateKey, 'RS256'));
+}
+
+type TokenOptions = { userId?: number | null; issuer?: string; key?: 'demo' | 'second'; pem?: string; expiresIn?: string; claims?: JWTPayload; kid?: string };
 
 /** A jwtUser token; by default the demo user's on the demo website. */
 export async function token(options: TokenOptions = {}): Promise<string> {
-  const pem = options.key === 'second' ? second.privateKey : inject('demoPrivateKey');
+  const pem = options.pem ?? (options.key === 'second' ? second.privateKey : inject('demoPrivateKey'));
   const payload: JWTPayload = { ...options.claims };
   const userId = options.userId === undefined ? DEMO.userId : options.userId;
   if (userId !== null) payload['http://indicia.org.uk/user:id'] = userId;
   return new SignJWT(payload)
-    .setProtectedHeader({ alg: 'RS256', typ: 'JWT' })
+    .setProtectedHeader({ alg: 'RS256', typ: 'JWT', ...(options.kid ? { kid: options.kid } : {}) })
     .setIssuer(options.issuer ?? (options.key === 'second' ? SECOND_WEBSITE.url : DEMO.websiteUrl))
     .setIssuedAt()
     .setExpirationTime(options.expiresIn ?? '1h')

@@ -22,6 +22,8 @@ export type { CreateSampleRequest__Output } from './generated/records/v1/CreateS
 export type { CreateSampleResponse, CreateSampleResponse__Output } from './generated/records/v1/CreateSampleResponse.ts';
 export type { GetSampleRequest__Output } from './generated/records/v1/GetSampleRequest.ts';
 export type { GetSampleResponse, GetSampleResponse__Output } from './generated/records/v1/GetSampleResponse.ts';
+export type { ListSamplesRequest__Output } from './generated/records/v1/ListSamplesRequest.ts';
+export type { ListSamplesResponse, ListSamplesResponse__Output } from './generated/records/v1/ListSamplesResponse.ts';
 export type { UpdateSampleRequest__Output } from './generated/records/v1/UpdateSampleRequest.ts';
 export type { UpdateSampleResponse, UpdateSampleResponse__Output } from './generated/records/v1/UpdateSampleResponse.ts';
 export type { DeleteSampleRequest__Output } from './generated/records/v1/DeleteSampleRequest.ts';

@@ -1,12 +1,14 @@
 import express, { type ErrorRequestHandler, type Express, type NextFunction, type Request, type Response } from 'express';
 import type { Logger } from '@rex/logger';
 import { httpDuration, use } from '@rex/telemetry';
+import { checkClientAccess } from './auth/access.ts';
 import { authenticate, type Authenticator } from './auth/authenticate.ts';
-import type { RecordsClient } from './clients/records.ts';
+import { createCors } from './auth/cors.ts';
 import { HttpError, errorBody } from './http-error.ts';
+import { RateLimiter } from './rate-limit.ts';
 import type { MethodName, RestConfig } from './rest-config.ts';
-import { SERVICES_PATH, backend, servicesUrl, type RouteContext } from './routes/context.ts';
-import { samplesRouter } from './routes/samples.ts';
+import { SERVICES_PATH } from './routes/context.ts';
+import type { Route } from './routes/route.ts';
 import { serviceRootRouter } from './routes/service-root.ts';
 
 use(httpDuration);
@@ -14,7 +16,7 @@ use(httpDuration);
 export type AppOptions = {
   config: RestConfig;
   authenticators: Partial<Record<MethodName, Authenticator>>;
-  records: RecordsClient;
+  routes: Route[];
   logger: Logger;
   bodyLimit: string;
   trustProxy: string;
@@ -55,6 +57,51 @@ function bodyParserError(error: { type?: string; status?: number }): HttpError |
   }
 }
 
+type Handler = (req: Request, res: Response) => Promise<void>;
+const handle = (fn: Handler) => (req: Request, res: Response, next: NextFunction) => fn(req, res).catch(next);
+
+/** The API's routes, with authentication, client access, CORS and rate limits in front of each. */
+function apiRouter(options: AppOptions): express.Router {
+  const router = express.Router();
+  const cors = createCors(options.config);
+  const authenticateFor = authenticate(options.config, options.authenticators);
+  const jsonBody = [requireJson, express.json({ limit: options.bodyLimit, strict: false })];
+  const limits = options.config.rate_limit;
+  const perAddress = limits?.per_address ? new RateLimiter(limits.per_address).middleware((req) => req.ip) : undefined;
+  const perCredential = limits?.per_credential ? new RateLimiter(limits.per_credential).middleware((req) => req.caller?.credential) : undefined;
+
+  for (const route of options.routes) {
+    const admitted = (req: Request, res: Response, next: NextFunction) => {
+      try {
+        checkClientAccess(req.caller!, route.resource, req.method);
+        cors.forCaller(req, res);
+        next();
+      } catch (error) {
+        next(error);
+      }
+    };
+    router[route.method](
+      route.path,
+      ...(perAddress ? [perAddress] : []),
+      authenticateFor(route.resource),
+      admitted,
+      ...(perCredential ? [perCredential] : []),
+      ...(route.submission ? jsonBody : []),
+      handle(route.handler),
+    );
+  }
+
+  const byPath = new Map<string, string[]>();
+  for (const route of options.routes) byPath.set(route.path, [...(byPath.get(route.path) ?? []), route.method.toUpperCase()]);
+  for (const [path, methods] of byPath) {
+    router.options(path, (req, res) => {
+      cors.forPreflight(req, res);
+      res.set('Allow', [...methods, 'OPTIONS'].join(', ')).status(200).end();
+    });
+  }
+  return router;
+}
+
 export function createApp(options: AppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
@@ -70,17 +117,8 @@ export function createApp(options: AppOptions): Express {
   });
 
   app.use(recordDuration);
-
-  const context: RouteContext = {
-    authenticate: authenticate(options.config, options.authenticators),
-    jsonBody: [requireJson, express.json({ limit: options.bodyLimit, strict: false })],
-    servicesUrl,
-    backend,
-  };
-  const api = express.Router();
-  api.use(samplesRouter(options.records, context));
-
-  app.use(SERVICES_PATH, serviceRootRouter(options.config));
+  const api = apiRouter(options);
+  app.use(SERVICES_PATH, serviceRootRouter(options.config, options.routes));
   app.use(`${SERVICES_PATH}/rest/:version`, (req, _res, next) => {
     const version = String(req.params.version);
     if (!/^v\d+\.\d+$/.test(version)) return next();
@@ -100,12 +138,11 @@ export function createApp(options: AppOptions): Express {
     const status = httpError?.status ?? 500;
     if (!httpError) options.logger.error({ err: error, method: req.method, path: req.path }, 'unhandled error');
     else options.logger.debug({ method: req.method, path: req.path, status }, 'request refused');
-    const message = httpError ? httpError.detail : 'Internal error';
     if (res.headersSent) {
       res.end();
       return;
     }
-    res.status(status).json(errorBody(status, message, httpError?.extra));
+    res.status(status).json(errorBody(status, httpError ? httpError.detail : 'Internal error', httpError?.extra));
   };
   app.use(onError);
   return app;

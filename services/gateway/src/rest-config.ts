@@ -25,6 +25,38 @@ const SearchEndpoint = z
   })
   .strict();
 
+const SHARING_WORDS = ['reporting', 'verification', 'data_flow', 'moderation', 'peer_review', 'editing'] as const;
+
+const LegacyProject = z
+  .object({
+    id: z.string().optional(),
+    website_id: z.number().int().positive(),
+    title: z.string(),
+    description: z.string().optional(),
+    filter_id: z.number().int().optional(),
+    sharing: z.enum(SHARING_WORDS).default('reporting'),
+    resources: z.array(z.string()).optional(),
+    resource_options: z.record(z.string(), z.unknown()).optional(),
+    search_index: z.array(z.string()).optional(),
+    elasticsearch: z.array(z.string()).optional(),
+  })
+  .strict();
+
+const LegacyClient = z
+  .object({
+    shared_secret: z.string().min(1),
+    search_index: z.array(z.string()).optional(),
+    elasticsearch: z.array(z.string()).optional(),
+    projects: z.record(z.string(), LegacyProject).default({}),
+  })
+  .strict();
+export type LegacyClient = z.infer<typeof LegacyClient>;
+export type LegacyProject = z.infer<typeof LegacyProject>;
+
+const RateLimit = z
+  .object({ limit: z.number().int().positive(), window_seconds: z.number().int().positive().default(60) })
+  .strict();
+
 const RestConfigSchema = z
   .object({
     user_id: z.string().optional(),
@@ -32,9 +64,10 @@ const RestConfigSchema = z
     allow_auth_tokens_in_url: z.boolean().default(false),
     claim_namespace: z.string().min(1).default('indicia.org.uk'),
     authentication_methods: z.partialRecord(z.enum(METHOD_NAMES), MethodOptions).default({}),
-    clients: z.record(z.string(), z.unknown()).default({}),
+    clients: z.record(z.string(), LegacyClient).default({}),
     search_index: z.record(z.string(), SearchEndpoint).optional(),
     elasticsearch: z.record(z.string(), SearchEndpoint).optional(),
+    rate_limit: z.object({ per_address: RateLimit.optional(), per_credential: RateLimit.optional() }).strict().optional(),
     media_queue: z
       .object({ max_upload_size: z.number().int().positive().optional(), allowed_file_types: z.array(z.string()).optional() })
       .strict()

@@ -4,20 +4,19 @@ import { createPool, isReachable, migrate } from '@rex/db';
 import type { Logger } from '@rex/logger';
 import { createApp } from './app.ts';
 import { createDirectory } from './auth/directory.ts';
+import { directClient, directUser, directWebsite } from './auth/direct.ts';
+import { hmacClient, hmacWebsite } from './auth/hmac.ts';
+import { jwtClient } from './auth/jwt-client.ts';
 import { jwtUser } from './auth/jwt-user.ts';
+import { sampleRoutes } from './routes/samples.ts';
 import { createRecordsClient } from './clients/records.ts';
 import type { GatewayConfig } from './config.ts';
 import { SCHEMA, migrations } from './db/migrations.ts';
-import { METHOD_NAMES, loadRestConfig, type RestConfig } from './rest-config.ts';
+import { loadRestConfig, type RestConfig } from './rest-config.ts';
 
 export type GatewayServer = { port: number; server: Server; stop: () => Promise<void> };
 
-const IMPLEMENTED = new Set(['jwtUser']);
-
 export async function startGateway(config: GatewayConfig, logger: Logger, restConfig: RestConfig = loadRestConfig(config.REX_CONFIG)): Promise<GatewayServer> {
-  for (const { name } of restConfig.methods) {
-    if (!IMPLEMENTED.has(name)) logger.warn({ method: name }, 'authentication method is not available in this version and is ignored');
-  }
   const pool = createPool(config.DATABASE_URL, { max: config.DB_POOL_MAX, applicationName: 'rex-gateway' });
   const applied = await migrate(pool, SCHEMA, migrations());
   if (applied.length) logger.info({ applied }, 'migrations applied');
@@ -34,8 +33,16 @@ export async function startGateway(config: GatewayConfig, logger: Logger, restCo
 
   const app = createApp({
     config: restConfig,
-    authenticators: { jwtUser: jwtUser(directory, restConfig.claim_namespace, config.AUTH_CACHE_TTL_MS) },
-    records,
+    authenticators: {
+      jwtUser: jwtUser(directory, restConfig.claim_namespace, config.AUTH_CACHE_TTL_MS),
+      jwtClient: jwtClient(directory, restConfig.claim_namespace, config.AUTH_CACHE_TTL_MS),
+      directClient: directClient(directory, restConfig),
+      directUser: directUser(directory),
+      directWebsite: directWebsite(directory),
+      hmacClient: hmacClient(restConfig),
+      hmacWebsite: hmacWebsite(directory),
+    },
+    routes: [...sampleRoutes(records)],
     logger,
     bodyLimit: config.BODY_LIMIT,
     trustProxy: config.TRUSTED_PROXIES,
@@ -50,7 +57,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger, restCo
     server.listen(config.GATEWAY_PORT, config.GATEWAY_HOST, resolve);
   });
   const port = (server.address() as AddressInfo).port;
-  logger.info({ port, methods: restConfig.methods.map((m) => m.name).filter((m) => METHOD_NAMES.includes(m)) }, 'gateway listening');
+  logger.info({ port, methods: restConfig.methods.map((m) => m.name) }, 'gateway listening');
 
   return {
     port,

@@ -10,7 +10,10 @@ import type { ReferenceData } from './db/reference-repo.ts';
 import {
   deleteSampleTree,
   findSample,
+  listSamples,
   lockSample,
+  SAMPLE_FILTERS,
+  type SampleRow,
   saveAttributeValues,
   writeOutbox,
   type StoredAttributeValue,
@@ -28,7 +31,7 @@ type SamplePlan = {
   samples: SamplePlan[];
 };
 
-type Caller = { websiteId: string; userId: string };
+type Caller = { websiteId: string; userId: string; scope: string };
 
 const ANONYMOUS_USER_ID = '1';
 
@@ -41,8 +44,22 @@ function toTree(submission: Submission__Output | null): Tree {
   };
 }
 
+/** Only users reach records here; websites and clients report on data instead. */
 function caller(auth: AuthContext__Output | null): Caller {
-  return { websiteId: auth?.websiteId ?? '0', userId: auth && auth.userId !== '0' ? auth.userId : '' };
+  const isUser = auth?.entity === 'ENTITY_USER' && auth.userId !== '0';
+  return { websiteId: auth?.websiteId ?? '0', userId: isUser ? auth.userId : '', scope: auth?.scope ?? 'SCOPE_UNSPECIFIED' };
+}
+
+const NOT_A_USER = 'Records are read and changed by the users who created them; websites and clients use reports.';
+
+function rowValues(row: SampleRow): Record<string, Value> {
+  const values: Record<string, Value> = {};
+  for (const [key, value] of Object.entries(row)) {
+    if (key !== 'owner_website_id' && key !== 'attribute_values') values[key] = value === null ? null : String(value);
+  }
+  values.date = displayDate(row.date_start, row.date_end, row.date_type);
+  Object.assign(values, attributeValuesForResponse('sample', row.attribute_values ?? []));
+  return values;
 }
 
 /** Media are claimed from the media queue; a name that is not queued is refused. */
@@ -147,14 +164,28 @@ export function createSamples(db: Pool, reference: ReferenceData) {
       const who = caller(auth);
       const row = await findSample(db, id);
       if (!row || row.deleted === 't' || row.owner_website_id !== who.websiteId) throw notFound();
-      if (!who.userId || row.created_by_id !== who.userId) throw forbidden('Resource belongs to a different user account.');
-      const values: Record<string, Value> = {};
-      for (const [key, value] of Object.entries(row)) {
-        if (key !== 'owner_website_id' && key !== 'attribute_values') values[key] = value === null ? null : String(value);
+      if (!who.userId) throw forbidden(NOT_A_USER);
+      if (row.created_by_id !== who.userId) throw forbidden('Resource belongs to a different user account.');
+      return rowValues(row);
+    },
+
+    /**
+     * The caller's own samples: in the authenticated website for the
+     * userWithinWebsite scope (and any other), in every website for the user scope.
+     */
+    async list(auth: AuthContext__Output | null, filters: Record<string, string>, limit: number, offset: number) {
+      const who = caller(auth);
+      if (!who.userId) throw forbidden(NOT_A_USER);
+      const errors: Errors = {};
+      for (const [field, value] of Object.entries(filters)) {
+        const kind = SAMPLE_FILTERS[field];
+        if (kind === 'integer' && parseInteger(value) === undefined) errors[`sample:${field}`] = `Invalid filter on numeric field ${field}`;
+        if (kind === 'date' && !/^\d{4}-\d{2}-\d{2}$/.test(value)) errors[`sample:${field}`] = `Invalid filter on date field ${field}`;
       }
-      values.date = displayDate(row.date_start, row.date_end, row.date_type);
-      Object.assign(values, attributeValuesForResponse('sample', row.attribute_values ?? []));
-      return values;
+      if (Object.keys(errors).length) throw invalid(errors);
+      const known = Object.fromEntries(Object.entries(filters).filter(([field]) => field in SAMPLE_FILTERS));
+      const rows = await listSamples(db, { userId: who.userId, websiteId: who.scope === 'SCOPE_USER' ? null : who.websiteId, filters: known, limit, offset });
+      return { samples: rows.slice(0, limit).map(rowValues), more: rows.length > limit };
     },
 
     async update(auth: AuthContext__Output | null, id: string, submission: Submission__Output | null): Promise<SavedRecord> {

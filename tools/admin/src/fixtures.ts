@@ -26,6 +26,7 @@ export const Fixtures = z
             url: z.string().min(1),
             password: z.string().min(1),
             public_key: z.string().nullable().optional(),
+            jwks_url: z.string().url().nullable().optional(),
             allow_anon_jwt_post: z.boolean().default(false),
             staging_urls: z.array(z.string()).default([]),
           })
@@ -87,6 +88,7 @@ export const Fixtures = z
             website_id: id.optional(),
             secret: z.string().min(1),
             public_key: z.string().nullable().optional(),
+            jwks_url: z.string().url().nullable().optional(),
             connections: z
               .array(
                 z

@@ -68,6 +68,7 @@ export async function importFixtures(pool: Pool, fixtures: Fixtures): Promise<Co
           staging_urls: w.staging_urls,
           password: w.password,
           public_key: w.public_key ?? null,
+          jwks_url: w.jwks_url ?? null,
           allow_anon_jwt_post: w.allow_anon_jwt_post,
           deleted: false,
           updated_on: new Date(),
@@ -95,11 +96,11 @@ export async function importFixtures(pool: Pool, fixtures: Fixtures): Promise<Co
     }
     for (const [i, c] of fixtures.clients.entries()) {
       const { rows } = await client.query<{ secret_hash: string }>('SELECT secret_hash FROM auth.clients WHERE id = $1', [c.id]);
-      const secretHash = rows[0] && verifySecret(c.secret, rows[0].secret_hash) ? rows[0].secret_hash : hashSecret(c.secret);
+      const secretHash = rows[0] && (await verifySecret(c.secret, rows[0].secret_hash)) ? rows[0].secret_hash : hashSecret(c.secret);
       await upsert(
         client,
         'auth.clients',
-        { id: c.id, username: c.username, title: c.title ?? c.username, website_id: c.website_id ?? null, secret_hash: secretHash, public_key: c.public_key ?? null, deleted: false },
+        { id: c.id, username: c.username, title: c.title ?? c.username, website_id: c.website_id ?? null, secret_hash: secretHash, public_key: c.public_key ?? null, jwks_url: c.jwks_url ?? null, deleted: false },
         `clients[${i}]`,
       );
       for (const [j, conn] of c.connections.entries()) {

@@ -11,6 +11,9 @@ import type { DeleteSampleRequest as _records_v1_DeleteSampleRequest, DeleteSamp
 import type { DeleteSampleResponse as _records_v1_DeleteSampleResponse, DeleteSampleResponse__Output as _records_v1_DeleteSampleResponse__Output } from './records/v1/DeleteSampleResponse.ts';
 import type { GetSampleRequest as _records_v1_GetSampleRequest, GetSampleRequest__Output as _records_v1_GetSampleRequest__Output } from './records/v1/GetSampleRequest.ts';
 import type { GetSampleResponse as _records_v1_GetSampleResponse, GetSampleResponse__Output as _records_v1_GetSampleResponse__Output } from './records/v1/GetSampleResponse.ts';
+import type { ListSamplesRequest as _records_v1_ListSamplesRequest, ListSamplesRequest__Output as _records_v1_ListSamplesRequest__Output } from './records/v1/ListSamplesRequest.ts';
+import type { ListSamplesResponse as _records_v1_ListSamplesResponse, ListSamplesResponse__Output as _records_v1_ListSamplesResponse__Output } from './records/v1/ListSamplesResponse.ts';
+import type { RecordValues as _records_v1_RecordValues, RecordValues__Output as _records_v1_RecordValues__Output } from './records/v1/RecordValues.ts';
 import type { RecordsServiceClient as _records_v1_RecordsServiceClient, RecordsServiceDefinition as _records_v1_RecordsServiceDefinition } from './records/v1/RecordsService.ts';
 import type { SavedRecord as _records_v1_SavedRecord, SavedRecord__Output as _records_v1_SavedRecord__Output } from './records/v1/SavedRecord.ts';
 import type { Submission as _records_v1_Submission, Submission__Output as _records_v1_Submission__Output } from './records/v1/Submission.ts';
@@ -40,6 +43,9 @@ export interface ProtoGrpcType {
       DeleteSampleResponse: MessageTypeDefinition<_records_v1_DeleteSampleResponse, _records_v1_DeleteSampleResponse__Output>
       GetSampleRequest: MessageTypeDefinition<_records_v1_GetSampleRequest, _records_v1_GetSampleRequest__Output>
       GetSampleResponse: MessageTypeDefinition<_records_v1_GetSampleResponse, _records_v1_GetSampleResponse__Output>
+      ListSamplesRequest: MessageTypeDefinition<_records_v1_ListSamplesRequest, _records_v1_ListSamplesRequest__Output>
+      ListSamplesResponse: MessageTypeDefinition<_records_v1_ListSamplesResponse, _records_v1_ListSamplesResponse__Output>
+      RecordValues: MessageTypeDefinition<_records_v1_RecordValues, _records_v1_RecordValues__Output>
       RecordsService: SubtypeConstructor<typeof grpc.Client, _records_v1_RecordsServiceClient> & { service: _records_v1_RecordsServiceDefinition }
       SavedRecord: MessageTypeDefinition<_records_v1_SavedRecord, _records_v1_SavedRecord__Output>
       Submission: MessageTypeDefinition<_records_v1_Submission, _records_v1_Submission__Output>

@@ -1,14 +1,20 @@
 import type { NextFunction, Request, Response } from 'express';
 import { HttpError } from '../http-error.ts';
-import type { MethodName, RestConfig } from '../rest-config.ts';
+import type { MethodName, MethodOptions, RestConfig } from '../rest-config.ts';
 import type { Caller } from './caller.ts';
 
 /** What an authentication method looks at. */
 export type AuthRequest = {
   authorization: string | undefined;
-  scope: string | undefined;
+  /** Query parameters (first value of each), for proj_id, scope and URL credentials. */
+  query: Record<string, string | undefined>;
   resource: string;
+  httpMethod: string;
   secure: boolean;
+  /** The complete URL as the client addressed it, for HMAC signatures. */
+  url: string;
+  /** Whether direct methods may take their credentials from the query string. */
+  tokensInUrl: boolean;
 };
 
 /**
@@ -16,7 +22,28 @@ export type AuthRequest = {
  * shape (the next method is tried), or throws HttpError when they are of its
  * shape but wrong.
  */
-export type Authenticator = (req: AuthRequest) => Promise<Caller | undefined>;
+export type Authenticator = (req: AuthRequest, options: MethodOptions) => Promise<Omit<Caller, 'options'> | undefined>;
+
+function firstValues(query: Request['query']): Record<string, string | undefined> {
+  const out: Record<string, string | undefined> = {};
+  for (const [key, value] of Object.entries(query)) {
+    const first = Array.isArray(value) ? value[0] : value;
+    if (typeof first === 'string') out[key] = first;
+  }
+  return out;
+}
+
+export function toAuthRequest(req: Request, resource: string, tokensInUrl: boolean): AuthRequest {
+  return {
+    authorization: req.get('authorization'),
+    query: firstValues(req.query),
+    resource,
+    httpMethod: req.method,
+    secure: req.secure,
+    url: `${req.protocol}://${req.get('host')}${req.originalUrl}`,
+    tokensInUrl,
+  };
+}
 
 /**
  * Tries the enabled methods in the configuration's order. A method that does
@@ -26,18 +53,17 @@ export type Authenticator = (req: AuthRequest) => Promise<Caller | undefined>;
 export function authenticate(config: RestConfig, available: Partial<Record<MethodName, Authenticator>>) {
   const methods = config.methods.flatMap(({ name, options }) => {
     const authenticator = available[name];
-    return authenticator ? [{ name, allowHttp: options.allow_http, authenticator }] : [];
+    return authenticator ? [{ name, options, authenticator }] : [];
   });
   return (resource: string) =>
     async (req: Request, _res: Response, next: NextFunction): Promise<void> => {
       try {
-        const scope = typeof req.query.scope === 'string' ? req.query.scope : undefined;
-        const authRequest: AuthRequest = { authorization: req.get('authorization'), scope, resource, secure: req.secure };
+        const authRequest = toAuthRequest(req, resource, config.allow_auth_tokens_in_url);
         for (const method of methods) {
-          if (!authRequest.secure && !method.allowHttp) continue;
-          const caller = await method.authenticator(authRequest);
+          if (!authRequest.secure && !method.options.allow_http) continue;
+          const caller = await method.authenticator(authRequest, method.options);
           if (caller) {
-            req.caller = caller;
+            req.caller = { ...caller, options: method.options };
             next();
             return;
           }

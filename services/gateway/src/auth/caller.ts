@@ -1,8 +1,20 @@
 import type { AuthContext, Scope } from '@rex/protos';
-import type { MethodName } from '../rest-config.ts';
+import type { MethodName, MethodOptions } from '../rest-config.ts';
 
 export const SCOPES = ['userWithinWebsite', 'user', 'reporting', 'verification', 'data_flow', 'moderation', 'peer_review', 'editing'] as const;
 export type ScopeName = (typeof SCOPES)[number] | 'website';
+
+export const isScope = (value: string): value is (typeof SCOPES)[number] => (SCOPES as readonly string[]).includes(value);
+
+/** Connection sharing codes and the scope each gives. */
+export const SHARING_SCOPES: Record<string, ScopeName> = {
+  R: 'reporting',
+  V: 'verification',
+  D: 'data_flow',
+  M: 'moderation',
+  P: 'peer_review',
+  E: 'editing',
+};
 
 const SCOPE_ENUM: Record<ScopeName, Scope> = {
   userWithinWebsite: 'SCOPE_USER_WITHIN_WEBSITE',
@@ -16,6 +28,25 @@ const SCOPE_ENUM: Record<ScopeName, Scope> = {
   website: 'SCOPE_WEBSITE',
 };
 
+/** A client caller: a connection (database client) or a project (legacy configuration client). */
+export type ClientAccess = {
+  clientId: string;
+  projId: string;
+  /** Database connections are read only. */
+  readOnly: boolean;
+  /** Legacy projects list the resources they may use. */
+  resources?: string[];
+  allowDataResources: boolean;
+  limitToDataResources: string[] | null;
+  allowReports: boolean;
+  limitToReports: string[] | null;
+  allowConfidential: boolean;
+  allowSensitive: boolean;
+  allowUnreleased: boolean;
+  fullPrecisionSensitiveRecords: boolean;
+  searchIndex: string[];
+};
+
 /** The authenticated caller of one request. */
 export type Caller = {
   method: MethodName;
@@ -24,16 +55,32 @@ export type Caller = {
   /** Absent for websites, clients and anonymous tokens. */
   userId?: string;
   scope: ScopeName;
-  /** Anonymous tokens may create records only where the website allows it. */
+  /** Callers without a user may create records only where the website allows it. */
   mayPostAnonymously?: boolean;
+  client?: ClientAccess;
+  /** The options of the method that admitted the caller (CORS, resource options). */
+  options?: MethodOptions;
+  /** Identifies the credential for rate limiting. */
+  credential: string;
 };
 
 export function toAuthContext(caller: Caller): AuthContext {
+  const client = caller.client;
   return {
     entity: caller.entity === 'user' ? 'ENTITY_USER' : caller.entity === 'website' ? 'ENTITY_WEBSITE' : 'ENTITY_CLIENT',
     websiteId: caller.websiteId,
     userId: caller.userId ?? '0',
     scope: SCOPE_ENUM[caller.scope],
     method: caller.method,
+    connection: client
+      ? {
+          clientId: client.clientId,
+          projId: client.projId,
+          allowConfidential: client.allowConfidential,
+          allowSensitive: client.allowSensitive,
+          allowUnreleased: client.allowUnreleased,
+          fullPrecisionSensitiveRecords: client.fullPrecisionSensitiveRecords,
+        }
+      : undefined,
   };
 }

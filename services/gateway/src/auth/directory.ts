@@ -1,45 +1,91 @@
-import { importSPKI, type CryptoKey } from 'jose';
-import type { Pool } from '@rex/db';
+import { createHash } from 'node:crypto';
 import { TtlCache } from '@rex/cache';
+import type { Pool } from '@rex/db';
+import { keySet, UnreadableKeyError, type KeySet } from './keys.ts';
+import { verifySecret } from './secrets.ts';
 
 export type Website = {
   id: string;
   url: string;
-  publicKey?: CryptoKey;
-  /** The stored key could not be read: tokens for this website cannot be checked. */
+  password: string;
+  keys?: KeySet;
+  /** The stored key cannot be read: tokens for this website cannot be checked. */
   badKey: boolean;
   allowAnonJwtPost: boolean;
 };
 
-/** Reads websites and roles from the auth schema, caching each answer for a short while. */
-export function createDirectory(db: Pool, ttlMs: number) {
-  const websites = new TtlCache<Website | null>(ttlMs, 1_000);
-  const roles = new TtlCache<number | null>(ttlMs, 50_000);
+export type Connection = {
+  projId: string;
+  websiteId: string;
+  title: string;
+  sharing: string;
+  allowReports: boolean;
+  limitToReports: string[] | null;
+  allowDataResources: boolean;
+  limitToDataResources: string[] | null;
+  allowConfidential: boolean;
+  allowSensitive: boolean;
+  allowUnreleased: boolean;
+  fullPrecisionSensitiveRecords: boolean;
+  searchIndex: string[];
+};
 
-  async function loadWebsite(url: string): Promise<Website | null> {
-    const { rows } = await db.query<{ id: string; url: string; public_key: string | null; allow_anon_jwt_post: boolean }>(
-      `SELECT id, url, public_key, allow_anon_jwt_post FROM auth.websites
-        WHERE NOT deleted AND (url = $1 OR $1 = ANY (staging_urls))
-        ORDER BY (url = $1) DESC, (public_key IS NOT NULL) DESC, id LIMIT 1`,
-      [url],
-    );
-    const row = rows[0];
-    if (!row) return null;
-    let publicKey: CryptoKey | undefined;
-    let badKey = false;
-    if (row.public_key) {
-      try {
-        publicKey = await importSPKI(row.public_key, 'RS256');
-      } catch {
-        badKey = true;
-      }
+export type Client = {
+  id: string;
+  username: string;
+  secretHash: string;
+  keys?: KeySet;
+  badKey: boolean;
+  connections: Map<string, Connection>;
+};
+
+type WebsiteRow = { id: string; url: string; password: string; public_key: string | null; jwks_url: string | null; allow_anon_jwt_post: boolean };
+
+/** Reads websites, roles and clients from the auth schema, caching each answer for `ttlMs`. */
+export function createDirectory(db: Pool, ttlMs: number) {
+  const websitesByUrl = new TtlCache<Website | null>(ttlMs, 1_000);
+  const websitesById = new TtlCache<Website | null>(ttlMs, 1_000);
+  const roles = new TtlCache<number | null>(ttlMs, 50_000);
+  const clients = new TtlCache<Client | null>(ttlMs, 1_000);
+  const secrets = new TtlCache<boolean>(ttlMs, 10_000);
+  const jwksCacheMs = Math.max(ttlMs, 60_000);
+
+  async function keysOf(row: { public_key: string | null; jwks_url: string | null }): Promise<{ keys?: KeySet; badKey: boolean }> {
+    try {
+      return { keys: await keySet({ publicKey: row.public_key, jwksUrl: row.jwks_url, jwksCacheMs }), badKey: false };
+    } catch (error) {
+      if (error instanceof UnreadableKeyError) return { badKey: true };
+      throw error;
     }
-    return { id: row.id, url: row.url, publicKey, badKey, allowAnonJwtPost: row.allow_anon_jwt_post };
   }
 
+  async function toWebsite(row: WebsiteRow | undefined): Promise<Website | null> {
+    if (!row) return null;
+    return { id: row.id, url: row.url, password: row.password, allowAnonJwtPost: row.allow_anon_jwt_post, ...(await keysOf(row)) };
+  }
+
+  const WEBSITE_COLUMNS = 'id, url, password, public_key, jwks_url, allow_anon_jwt_post';
+
   return {
-    websiteByUrl: (url: string) => websites.getOrLoad(url, () => loadWebsite(url)),
-    /** The user's role on the website (1 admin, 2 editor, 3 user), or null when none or banned. */
+    /** The website whose url (or one of its staging urls) is `url`; one with a key first. */
+    websiteByUrl: (url: string) =>
+      websitesByUrl.getOrLoad(url, async () => {
+        const { rows } = await db.query<WebsiteRow>(
+          `SELECT ${WEBSITE_COLUMNS} FROM auth.websites
+            WHERE NOT deleted AND (url = $1 OR $1 = ANY (staging_urls))
+            ORDER BY (url = $1) DESC, (public_key IS NOT NULL OR jwks_url IS NOT NULL) DESC, id LIMIT 1`,
+          [url],
+        );
+        return toWebsite(rows[0]);
+      }),
+
+    websiteById: (id: string) =>
+      websitesById.getOrLoad(id, async () => {
+        const { rows } = await db.query<WebsiteRow>(`SELECT ${WEBSITE_COLUMNS} FROM auth.websites WHERE id = $1 AND NOT deleted`, [id]);
+        return toWebsite(rows[0]);
+      }),
+
+    /** The user's role on the website (1 admin, 2 editor, 3 user), or null when none, banned or deleted. */
     roleOf: (userId: string, websiteId: string) =>
       roles.getOrLoad(`${userId}:${websiteId}`, async () => {
         const { rows } = await db.query<{ site_role_id: number }>(
@@ -49,9 +95,64 @@ export function createDirectory(db: Pool, ttlMs: number) {
         );
         return rows[0]?.site_role_id ?? null;
       }),
-    clear: () => {
-      websites.clear();
-      roles.clear();
+
+    /** A REST client defined with `pnpm admin` (not deleted), with its live connections. */
+    clientByUsername: (username: string) =>
+      clients.getOrLoad(username, async () => {
+        const { rows } = await db.query<{ id: string; username: string; secret_hash: string; public_key: string | null; jwks_url: string | null }>(
+          'SELECT id, username, secret_hash, public_key, jwks_url FROM auth.clients WHERE username = $1 AND NOT deleted',
+          [username],
+        );
+        const row = rows[0];
+        if (!row) return null;
+        const { rows: connections } = await db.query(
+          `SELECT c.proj_id, c.website_id, c.title, c.sharing, c.allow_reports, c.limit_to_reports, c.allow_data_resources,
+                  c.limit_to_data_resources, c.allow_confidential, c.allow_sensitive, c.allow_unreleased,
+                  c.full_precision_sensitive_records, c.search_index
+             FROM auth.client_connections c JOIN auth.websites w ON w.id = c.website_id
+            WHERE c.client_id = $1 AND NOT c.deleted AND NOT w.deleted`,
+          [row.id],
+        );
+        return {
+          id: row.id,
+          username: row.username,
+          secretHash: row.secret_hash,
+          connections: new Map(
+            connections.map((c) => [
+              c.proj_id,
+              {
+                projId: c.proj_id,
+                websiteId: c.website_id,
+                title: c.title,
+                sharing: c.sharing,
+                allowReports: c.allow_reports,
+                limitToReports: c.limit_to_reports,
+                allowDataResources: c.allow_data_resources,
+                limitToDataResources: c.limit_to_data_resources,
+                allowConfidential: c.allow_confidential,
+                allowSensitive: c.allow_sensitive,
+                allowUnreleased: c.allow_unreleased,
+                fullPrecisionSensitiveRecords: c.full_precision_sensitive_records,
+                searchIndex: c.search_index,
+              },
+            ]),
+          ),
+          ...(await keysOf(row)),
+        };
+      }),
+
+    /**
+     * Checks a client secret against its scrypt hash. scrypt is slow on
+     * purpose, so a correct answer is remembered (keyed by a digest, never the
+     * secret) for the cache's lifetime.
+     */
+    async clientSecretMatches(client: Client, secret: string): Promise<boolean> {
+      const key = createHash('sha256').update(client.secretHash).update('\0').update(secret).digest('base64');
+      const known = secrets.get(key);
+      if (known !== undefined) return known;
+      const matches = await verifySecret(secret, client.secretHash);
+      secrets.set(key, matches);
+      return matches;
     },
   };
 }

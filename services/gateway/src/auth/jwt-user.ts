@@ -1,13 +1,10 @@
-import { jwtVerify } from 'jose';
 import { HttpError } from '../http-error.ts';
-import type { Caller } from './caller.ts';
 import type { Directory, Website } from './directory.ts';
 import { bearerToken, peekPayload, type JwtPayload } from './jwt.ts';
 import { selectScope } from './scope.ts';
 import { TtlCache } from '@rex/cache';
 import type { AuthRequest, Authenticator } from './authenticate.ts';
 
-const CLOCK_TOLERANCE_S = 60;
 
 type Verified = { payload: JwtPayload; website: Website };
 
@@ -30,11 +27,11 @@ export function jwtUser(directory: Directory, claimNamespace: string, cacheTtlMs
     const website = await directory.websiteByUrl(payload.iss);
     if (!website) return undefined;
     if (website.badKey) throw new HttpError(500, 'The public key stored for the website cannot be read.');
-    if (!website.publicKey) return undefined;
+    if (!website.keys) return undefined;
     try {
-      const result = await jwtVerify(token, website.publicKey, { algorithms: ['RS256'], clockTolerance: CLOCK_TOLERANCE_S });
-      const entry = { payload: result.payload as JwtPayload, website };
-      const untilExpiry = typeof result.payload.exp === 'number' ? result.payload.exp * 1000 - Date.now() : cacheTtlMs;
+      const payload = await website.keys.verify(token);
+      const entry = { payload: payload as JwtPayload, website };
+      const untilExpiry = typeof payload.exp === 'number' ? payload.exp * 1000 - Date.now() : cacheTtlMs;
       verified.set(token, entry, Math.min(untilExpiry, cacheTtlMs));
       return entry;
     } catch {
@@ -42,7 +39,7 @@ export function jwtUser(directory: Directory, claimNamespace: string, cacheTtlMs
     }
   }
 
-  return async (req: AuthRequest): Promise<Caller | undefined> => {
+  return async (req: AuthRequest) => {
     const token = bearerToken(req.authorization);
     if (!token) return undefined;
     let result = verified.get(token);
@@ -56,15 +53,15 @@ export function jwtUser(directory: Directory, claimNamespace: string, cacheTtlMs
     if (payload.email_verified === false) throw new HttpError(401, 'The email address of the user is not verified.');
     const rawUser = payload[userClaim];
     if (rawUser === undefined || rawUser === null) {
-      const scope = selectScope({ tokenScope: payload.scope, namespacedScope: payload[scopeClaim], requested: req.scope, fallback: 'reporting' });
-      return { method: 'jwtUser', entity: 'website', websiteId: website.id, scope, mayPostAnonymously: website.allowAnonJwtPost };
+      const scope = selectScope({ tokenScope: payload.scope, namespacedScope: payload[scopeClaim], requested: req.query.scope, fallback: 'reporting' });
+      return { method: 'jwtUser', entity: 'website', websiteId: website.id, scope, mayPostAnonymously: website.allowAnonJwtPost, credential: `website:${website.id}` };
     }
     const userId = String(rawUser);
     if (!/^[1-9]\d{0,17}$/.test(userId)) throw new HttpError(401, 'Unable to authorise');
     const role = await directory.roleOf(userId, website.id);
     if (role === null) throw new HttpError(403, 'The user has no role on this website.');
     const fallback = role === 3 || req.resource === 'reports' ? 'userWithinWebsite' : 'website';
-    const scope = selectScope({ tokenScope: payload.scope, namespacedScope: payload[scopeClaim], requested: req.scope, fallback });
-    return { method: 'jwtUser', entity: 'user', websiteId: website.id, userId, scope };
+    const scope = selectScope({ tokenScope: payload.scope, namespacedScope: payload[scopeClaim], requested: req.query.scope, fallback });
+    return { method: 'jwtUser', entity: 'user', websiteId: website.id, userId, scope, credential: `user:${userId}:${website.id}` };
   };
 }

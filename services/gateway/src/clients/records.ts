@@ -4,6 +4,7 @@ import {
   type AuthContext,
   type CreateSampleResponse__Output,
   type GetSampleResponse__Output,
+  type ListSamplesResponse__Output,
   type RecordsServiceClient,
   type Submission,
   type UpdateSampleResponse__Output,
@@ -19,6 +20,8 @@ export function createRecordsClient(address: string, deadlineMs: number) {
     createSample: (auth: AuthContext, submission: Submission) =>
       call<CreateSampleResponse__Output>('CreateSample', { auth, submission }),
     getSample: (auth: AuthContext, id: string) => call<GetSampleResponse__Output>('GetSample', { auth, id }),
+    listSamples: (auth: AuthContext, filters: Record<string, string>, limit: number, offset: number) =>
+      call<ListSamplesResponse__Output>('ListSamples', { auth, filters, limit, offset }),
     updateSample: (auth: AuthContext, id: string, submission: Submission) =>
       call<UpdateSampleResponse__Output>('UpdateSample', { auth, id, submission }),
     deleteSample: (auth: AuthContext, id: string) => call<object>('DeleteSample', { auth, id }),

@@ -1,13 +1,5 @@
-import type { RequestHandler, Request } from 'express';
+import type { Request } from 'express';
 import { httpErrorFromGrpc } from '../grpc-errors.ts';
-
-/** What every route module gets from the app: authentication, body parsing, URLs, backend error mapping. */
-export type RouteContext = {
-  authenticate: (resource: string) => RequestHandler;
-  jsonBody: RequestHandler[];
-  servicesUrl: (req: Request) => string;
-  backend: <T>(name: string, call: Promise<T>) => Promise<T>;
-};
 
 export const SERVICES_PATH = '/index.php/services';
 

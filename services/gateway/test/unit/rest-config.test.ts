@@ -42,3 +42,15 @@ describe('loadRestConfig', () => {
     expect(() => loadRestConfig(join(dir, 'missing.yaml'))).toThrow(RestConfigError);
   });
 });
+
+describe('shipped example configurations', () => {
+  it.each(['jwt-only.yaml', 'full-development.yaml'])('when %s is loaded, then it is valid', (name) => {
+    const config = loadRestConfig(join(DEVELOPMENT_CONFIG, '..', 'examples', name));
+    expect(config.methods.length).toBeGreaterThan(0);
+  });
+
+  it('when the jwt-only example is loaded, then jwtUser is the one method and it is HTTPS only', () => {
+    const config = loadRestConfig(join(DEVELOPMENT_CONFIG, '..', 'examples', 'jwt-only.yaml'));
+    expect(config.methods).toEqual([{ name: 'jwtUser', options: { allow_http: false, allow_cors: true, resource_options: {} } }]);
+  });
+});

@@ -151,3 +151,52 @@ export async function writeOutbox(client: PoolClient, events: OutboxEvent[]): Pr
     ],
   );
 }
+
+/** Fields a sample list may be filtered on, by equality, and how their values are checked. */
+export const SAMPLE_FILTERS: Record<string, 'integer' | 'text' | 'date'> = {
+  id: 'integer',
+  survey_id: 'integer',
+  location_id: 'integer',
+  sample_method_id: 'integer',
+  parent_id: 'integer',
+  group_id: 'integer',
+  privacy_precision: 'integer',
+  licence_id: 'integer',
+  created_by_id: 'integer',
+  updated_by_id: 'integer',
+  verified_by_id: 'integer',
+  date_start: 'date',
+  date_end: 'date',
+  date_type: 'text',
+  entered_sref: 'text',
+  entered_sref_system: 'text',
+  location_name: 'text',
+  comment: 'text',
+  external_key: 'text',
+  recorder_names: 'text',
+  input_form: 'text',
+  record_status: 'text',
+};
+
+/** The user's samples, newest id last, one page (plus one row to tell whether more follow). */
+export async function listSamples(
+  db: Pool,
+  options: { userId: string; websiteId: string | null; filters: Record<string, string>; limit: number; offset: number },
+): Promise<SampleRow[]> {
+  const values: unknown[] = [options.userId];
+  const where = ['s.created_by_id = $1', 'NOT s.deleted'];
+  if (options.websiteId) {
+    values.push(options.websiteId);
+    where.push(`s.website_id = $${values.length}`);
+  }
+  for (const [field, value] of Object.entries(options.filters)) {
+    values.push(value);
+    where.push(`s.${field} = $${values.length}`);
+  }
+  values.push(options.limit + 1, options.offset);
+  const { rows } = await db.query<SampleRow>(
+    `${SAMPLE_SELECT} WHERE ${where.join(' AND ')} ORDER BY s.id LIMIT $${values.length - 1} OFFSET $${values.length}`,
+    values,
+  );
+  return rows;
+}

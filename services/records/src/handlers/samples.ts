@@ -7,6 +7,8 @@ import type {
   DeleteSampleResponse,
   GetSampleRequest__Output,
   GetSampleResponse,
+  ListSamplesRequest__Output,
+  ListSamplesResponse,
   RecordsServiceHandlers,
   UpdateSampleRequest__Output,
   UpdateSampleResponse,
@@ -29,6 +31,11 @@ export function sampleHandlers(samples: Samples, logger: Logger): RecordsService
     GetSample: unary<GetSampleRequest__Output, GetSampleResponse>(SERVICE, 'GetSample', logger, async (request) => ({
       values: toFieldValues(await samples.get(request.auth, recordId(request.id))),
     })),
+    ListSamples: unary<ListSamplesRequest__Output, ListSamplesResponse>(SERVICE, 'ListSamples', logger, async (request) => {
+      const limit = Math.min(Math.max(request.limit || 100, 1), 1000);
+      const page = await samples.list(request.auth, request.filters, limit, Math.max(request.offset, 0));
+      return { samples: page.samples.map((values) => ({ values: toFieldValues(values) })), more: page.more };
+    }),
     UpdateSample: unary<UpdateSampleRequest__Output, UpdateSampleResponse>(SERVICE, 'UpdateSample', logger, async (request) => ({
       saved: await samples.update(request.auth, recordId(request.id), request.submission),
     })),

@@ -1,9 +1,8 @@
 // Original file: common/v1/auth_context.proto
 
-import type { Long } from '@grpc/proto-loader';
 
 export interface ClientConnection {
-  'clientId'?: (number | string | Long);
+  'clientId'?: (string);
   'projId'?: (string);
   'allowConfidential'?: (boolean);
   'allowSensitive'?: (boolean);

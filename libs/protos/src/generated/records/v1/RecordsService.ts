@@ -8,6 +8,8 @@ import type { DeleteSampleRequest as _records_v1_DeleteSampleRequest, DeleteSamp
 import type { DeleteSampleResponse as _records_v1_DeleteSampleResponse, DeleteSampleResponse__Output as _records_v1_DeleteSampleResponse__Output } from '../../records/v1/DeleteSampleResponse.ts';
 import type { GetSampleRequest as _records_v1_GetSampleRequest, GetSampleRequest__Output as _records_v1_GetSampleRequest__Output } from '../../records/v1/GetSampleRequest.ts';
 import type { GetSampleResponse as _records_v1_GetSampleResponse, GetSampleResponse__Output as _records_v1_GetSampleResponse__Output } from '../../records/v1/GetSampleResponse.ts';
+import type { ListSamplesRequest as _records_v1_ListSamplesRequest, ListSamplesRequest__Output as _records_v1_ListSamplesRequest__Output } from '../../records/v1/ListSamplesRequest.ts';
+import type { ListSamplesResponse as _records_v1_ListSamplesResponse, ListSamplesResponse__Output as _records_v1_ListSamplesResponse__Output } from '../../records/v1/ListSamplesResponse.ts';
 import type { UpdateSampleRequest as _records_v1_UpdateSampleRequest, UpdateSampleRequest__Output as _records_v1_UpdateSampleRequest__Output } from '../../records/v1/UpdateSampleRequest.ts';
 import type { UpdateSampleResponse as _records_v1_UpdateSampleResponse, UpdateSampleResponse__Output as _records_v1_UpdateSampleResponse__Output } from '../../records/v1/UpdateSampleResponse.ts';
 
@@ -39,6 +41,15 @@ export interface RecordsServiceClient extends grpc.Client {
   getSample(argument: _records_v1_GetSampleRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_GetSampleResponse__Output>): grpc.ClientUnaryCall;
   getSample(argument: _records_v1_GetSampleRequest, callback: grpc.requestCallback<_records_v1_GetSampleResponse__Output>): grpc.ClientUnaryCall;
   
+  ListSamples(argument: _records_v1_ListSamplesRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_ListSamplesResponse__Output>): grpc.ClientUnaryCall;
+  ListSamples(argument: _records_v1_ListSamplesRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_records_v1_ListSamplesResponse__Output>): grpc.ClientUnaryCall;
+  ListSamples(argument: _records_v1_ListSamplesRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_ListSamplesResponse__Output>): grpc.ClientUnaryCall;
+  ListSamples(argument: _records_v1_ListSamplesRequest, callback: grpc.requestCallback<_records_v1_ListSamplesResponse__Output>): grpc.ClientUnaryCall;
+  listSamples(argument: _records_v1_ListSamplesRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_ListSamplesResponse__Output>): grpc.ClientUnaryCall;
+  listSamples(argument: _records_v1_ListSamplesRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_records_v1_ListSamplesResponse__Output>): grpc.ClientUnaryCall;
+  listSamples(argument: _records_v1_ListSamplesRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_ListSamplesResponse__Output>): grpc.ClientUnaryCall;
+  listSamples(argument: _records_v1_ListSamplesRequest, callback: grpc.requestCallback<_records_v1_ListSamplesResponse__Output>): grpc.ClientUnaryCall;
+  
   UpdateSample(argument: _records_v1_UpdateSampleRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_UpdateSampleResponse__Output>): grpc.ClientUnaryCall;
   UpdateSample(argument: _records_v1_UpdateSampleRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_records_v1_UpdateSampleResponse__Output>): grpc.ClientUnaryCall;
   UpdateSample(argument: _records_v1_UpdateSampleRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_UpdateSampleResponse__Output>): grpc.ClientUnaryCall;
@@ -57,6 +68,8 @@ export interface RecordsServiceHandlers extends grpc.UntypedServiceImplementatio
   
   GetSample: grpc.handleUnaryCall<_records_v1_GetSampleRequest__Output, _records_v1_GetSampleResponse>;
   
+  ListSamples: grpc.handleUnaryCall<_records_v1_ListSamplesRequest__Output, _records_v1_ListSamplesResponse>;
+  
   UpdateSample: grpc.handleUnaryCall<_records_v1_UpdateSampleRequest__Output, _records_v1_UpdateSampleResponse>;
   
 }
@@ -65,5 +78,6 @@ export interface RecordsServiceDefinition extends grpc.ServiceDefinition {
   CreateSample: MethodDefinition<_records_v1_CreateSampleRequest, _records_v1_CreateSampleResponse, _records_v1_CreateSampleRequest__Output, _records_v1_CreateSampleResponse__Output>
   DeleteSample: MethodDefinition<_records_v1_DeleteSampleRequest, _records_v1_DeleteSampleResponse, _records_v1_DeleteSampleRequest__Output, _records_v1_DeleteSampleResponse__Output>
   GetSample: MethodDefinition<_records_v1_GetSampleRequest, _records_v1_GetSampleResponse, _records_v1_GetSampleRequest__Output, _records_v1_GetSampleResponse__Output>
+  ListSamples: MethodDefinition<_records_v1_ListSamplesRequest, _records_v1_ListSamplesResponse, _records_v1_ListSamplesRequest__Output, _records_v1_ListSamplesResponse__Output>
   UpdateSample: MethodDefinition<_records_v1_UpdateSampleRequest, _records_v1_UpdateSampleResponse, _records_v1_UpdateSampleRequest__Output, _records_v1_UpdateSampleResponse__Output>
 }

@@ -1,0 +1,44 @@
+// Extra gateway processes with their own REST configuration, in front of the
+// suite's records service and database.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { inject } from 'vitest';
+import { freePort } from '@rex/db';
+
+export type ExtraGateway = { url: string; services: string; stop: () => void };
+
+export async function startGateway(config: Record<string, unknown>, env: Record<string, string> = {}): Promise<ExtraGateway> {
+  const dir = mkdtempSync(join(tmpdir(), 'rex-gateway-'));
+  const configFile = join(dir, 'rest.json');
+  writeFileSync(configFile, JSON.stringify(config));
+  const port = await freePort();
+  const child: ChildProcess = spawn(process.execPath, ['--conditions=development', '--disable-warning=ExperimentalWarning', 'src/main.ts'], {
+    cwd: fileURLToPath(new URL('../../services/gateway', import.meta.url)),
+    env: {
+      ...process.env,
+      DATABASE_URL: inject('databaseUrl'),
+      RECORDS_ADDR: inject('recordsAddress'),
+      GATEWAY_PORT: String(port),
+      METRICS_PORT: '0',
+      REX_CONFIG: configFile,
+      AUTH_CACHE_TTL_MS: '0',
+      LOG_LEVEL: 'silent',
+      OTEL_SDK_DISABLED: 'true',
+      ...env,
+    },
+    stdio: 'ignore',
+  });
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 300; i++) {
+    if (child.exitCode !== null) throw new Error(`gateway exited with code ${child.exitCode}`);
+    if ((await fetch(`${url}/readyz`).catch(() => undefined))?.ok) {
+      return { url, services: `${url}/index.php/services/rest`, stop: () => child.kill('SIGTERM') };
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  child.kill('SIGKILL');
+  throw new Error('gateway did not become ready');
+}

@@ -1,0 +1,56 @@
+import type { LegacyClient, LegacyProject, MethodName } from '../rest-config.ts';
+import { SHARING_SCOPES, type Caller, type ClientAccess, type ScopeName } from './caller.ts';
+import type { Client, Connection } from './directory.ts';
+
+/** A database client's connection: read only, with its permission flags. */
+export function connectionCaller(method: MethodName, client: Client, connection: Connection): Omit<Caller, 'options'> {
+  const access: ClientAccess = {
+    clientId: client.id,
+    projId: connection.projId,
+    readOnly: true,
+    allowDataResources: connection.allowDataResources,
+    limitToDataResources: connection.limitToDataResources,
+    allowReports: connection.allowReports,
+    limitToReports: connection.limitToReports,
+    allowConfidential: connection.allowConfidential,
+    allowSensitive: connection.allowSensitive,
+    allowUnreleased: connection.allowUnreleased,
+    fullPrecisionSensitiveRecords: connection.fullPrecisionSensitiveRecords,
+    searchIndex: connection.searchIndex,
+  };
+  return {
+    method,
+    entity: 'client',
+    websiteId: connection.websiteId,
+    scope: SHARING_SCOPES[connection.sharing] ?? 'reporting',
+    client: access,
+    credential: `client:${client.id}:${connection.projId}`,
+  };
+}
+
+/** A project of a client defined in the configuration's legacy `clients` section. */
+export function legacyProjectCaller(method: MethodName, clientKey: string, client: LegacyClient, projId: string, project: LegacyProject): Omit<Caller, 'options'> {
+  const access: ClientAccess = {
+    clientId: clientKey,
+    projId,
+    readOnly: false,
+    resources: project.resources,
+    allowDataResources: true,
+    limitToDataResources: null,
+    allowReports: true,
+    limitToReports: null,
+    allowConfidential: false,
+    allowSensitive: true,
+    allowUnreleased: false,
+    fullPrecisionSensitiveRecords: false,
+    searchIndex: project.search_index ?? project.elasticsearch ?? client.search_index ?? client.elasticsearch ?? [],
+  };
+  return {
+    method,
+    entity: 'client',
+    websiteId: String(project.website_id),
+    scope: project.sharing as ScopeName,
+    client: access,
+    credential: `legacy-client:${clientKey}:${projId}`,
+  };
+}

@@ -1,0 +1,53 @@
+import { TtlCache } from '@rex/cache';
+import type { JWTPayload } from 'jose';
+import { HttpError } from '../http-error.ts';
+import type { AuthRequest, Authenticator } from './authenticate.ts';
+import { connectionCaller } from './clients.ts';
+import type { Directory } from './directory.ts';
+import { bearerToken, peekPayload, type JwtPayload } from './jwt.ts';
+
+/**
+ * jwtClient: a token signed with a REST client's key, for one of its
+ * connections (`proj_id` in the query string). The client is named either by
+ * `iss` = `<website url>:<client username>` or by the namespaced
+ * `client:username` claim beside `iss` = website url.
+ */
+export function jwtClient(directory: Directory, claimNamespace: string, cacheTtlMs: number): Authenticator {
+  const clientClaim = `http://${claimNamespace}/client:username`;
+  const verified = new TtlCache<JWTPayload>(cacheTtlMs, 20_000);
+
+  async function clientAndWebsite(payload: JwtPayload & { iss: string }): Promise<{ username: string; websiteUrl: string } | undefined> {
+    const claimed = payload[clientClaim];
+    if (typeof claimed === 'string' && claimed) return { username: claimed, websiteUrl: payload.iss };
+    if (await directory.websiteByUrl(payload.iss)) return undefined;
+    const colon = payload.iss.lastIndexOf(':');
+    if (colon <= 0) return undefined;
+    return { username: payload.iss.slice(colon + 1), websiteUrl: payload.iss.slice(0, colon) };
+  }
+
+  return async (req: AuthRequest) => {
+    const token = bearerToken(req.authorization);
+    const projId = req.query.proj_id;
+    if (!token || !projId) return undefined;
+    const payload = peekPayload(token);
+    const names = await clientAndWebsite(payload);
+    if (!names) return undefined;
+    const client = await directory.clientByUsername(names.username);
+    const connection = client?.connections.get(projId);
+    const website = await directory.websiteByUrl(names.websiteUrl);
+    if (!client || !connection || !website || website.id !== connection.websiteId) throw new HttpError(401, 'Invalid client system ID');
+    if (client.badKey) throw new HttpError(500, 'The public key stored for the client cannot be read.');
+    if (!client.keys) throw new HttpError(401, 'Unable to authorise');
+    const cacheKey = `${client.id}\0${token}`;
+    if (!verified.get(cacheKey)) {
+      try {
+        const checked = await client.keys.verify(token);
+        const untilExpiry = typeof checked.exp === 'number' ? checked.exp * 1000 - Date.now() : cacheTtlMs;
+        verified.set(cacheKey, checked, Math.min(untilExpiry, cacheTtlMs));
+      } catch {
+        throw new HttpError(401, 'Unable to authorise');
+      }
+    }
+    return connectionCaller('jwtClient', client, connection);
+  };
+}

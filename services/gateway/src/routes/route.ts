@@ -1,0 +1,31 @@
+import type { Request, Response } from 'express';
+
+export type HttpMethod = 'get' | 'post' | 'put' | 'delete';
+
+export type Parameter = {
+  name: string;
+  in: 'path' | 'query';
+  type: 'integer' | 'string';
+  description: string;
+  required?: boolean;
+};
+
+/**
+ * One operation of the API. The gateway mounts these, and the self-describing
+ * page and the OpenAPI document are generated from the same list.
+ */
+export type Route = {
+  resource: string;
+  method: HttpMethod;
+  /** Express path below the service root, e.g. `/samples/:id`. */
+  path: string;
+  summary: string;
+  parameters?: Parameter[];
+  /** The request body is a record submission (`values` plus children). */
+  submission?: boolean;
+  responses: Record<number, string>;
+  handler: (req: Request, res: Response) => Promise<void>;
+};
+
+/** `/samples/:id` → `/samples/{id}`. */
+export const openApiPath = (path: string): string => path.replace(/:([A-Za-z_]+)/g, '{$1}');
