@@ -1,7 +1,7 @@
 // The people and places the e2e tests act as: the demo website and user the
 // suite seeds, plus a second user of the demo website, a second website with
 // its own key and user, a user without any role and a banned one.
-import { generateKeyPairSync } from 'node:crypto';
+import { createPublicKey, generateKeyPairSync } from 'node:crypto';
 import { inject } from 'vitest';
 import { SignJWT, importPKCS8, type JWTPayload } from 'jose';
 import { createPool } from '@rex/db';
@@ -79,6 +79,11 @@ export async function setUpWorld(): Promise<void> {
   } finally {
     await pool.end();
   }
+}
+
+/** The demo website's public key as the suite seeded it. */
+export function demoPublicKey(): string {
+  return createPublicKey(inject('demoPrivateKey')).export({ type: 'spki', format: 'pem' }).toString();
 }
 
 /** A jwtClient token for the database client: `iss` = `<website url>:<username>`, or the username claim. */

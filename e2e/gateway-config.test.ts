@@ -1,0 +1,212 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { exportJWK, importSPKI } from 'jose';
+import pg from 'pg';
+import { DEMO } from '@rex/admin';
+import { startGateway, type ExtraGateway } from './support/gateway.ts';
+import { WEBSITE_PASSWORD, api, demoPublicKey, keyPair, sampleSubmission, setUpWorld, token } from './support/world.ts';
+
+const gateways: ExtraGateway[] = [];
+async function gatewayWith(config: Record<string, unknown>): Promise<ExtraGateway> {
+  const gateway = await startGateway(config);
+  gateways.push(gateway);
+  return gateway;
+}
+
+async function query(sql: string, params: unknown[]): Promise<void> {
+  const client = new pg.Client({ connectionString: inject('databaseUrl') });
+  await client.connect();
+  try {
+    await client.query(sql, params);
+  } finally {
+    await client.end();
+  }
+}
+
+let sampleId: string;
+
+beforeAll(async () => {
+  await setUpWorld();
+  const created = await api('POST', '/samples', { token: await token(), body: sampleSubmission() });
+  sampleId = created.body.values.id;
+});
+
+afterAll(() => {
+  for (const gateway of gateways) gateway.stop();
+});
+
+describe('HTTPS only unless allow_http', () => {
+  let gateway: ExtraGateway;
+  beforeAll(async () => {
+    gateway = await gatewayWith({ authentication_methods: { jwtUser: {}, directUser: { allow_http: true } } });
+  });
+
+  it('when a method without allow_http is used over plain HTTP, then 401 and nothing is served', async () => {
+    const response = await api('GET', `${gateway.services}/samples/${sampleId}`, { token: await token() });
+    expect(response.status).toBe(401);
+    expect(response.body).toEqual({ code: 401, status: 'Unauthorized', message: 'Unable to authorise' });
+  });
+
+  it('when the same request arrives as HTTPS through a trusted proxy, then it is served', async () => {
+    const response = await api('GET', `${gateway.services}/samples/${sampleId}`, { token: await token(), headers: { 'X-Forwarded-Proto': 'https' } });
+    expect(response.status).toBe(200);
+  });
+
+  it('when a method allows HTTP, then it is served over plain HTTP', async () => {
+    const response = await api('GET', `${gateway.services}/samples/${sampleId}`, {
+      headers: { Authorization: `USER_ID:${DEMO.userId}:WEBSITE_ID:${DEMO.websiteId}:SECRET:${WEBSITE_PASSWORD}` },
+    });
+    expect(response.status).toBe(200);
+  });
+});
+
+describe('CORS', () => {
+  let gateway: ExtraGateway;
+  let closed: ExtraGateway;
+  beforeAll(async () => {
+    gateway = await gatewayWith({
+      authentication_methods: {
+        jwtUser: { allow_http: true, allow_cors: ['^https://app\\.example\\.org$'] },
+        directUser: { allow_http: true, allow_cors: false },
+      },
+    });
+    closed = await gatewayWith({ authentication_methods: { jwtUser: { allow_http: true } } });
+  });
+
+  it('when the origin matches a pattern of the admitting method, then that origin is allowed', async () => {
+    const response = await api('GET', `${gateway.services}/samples/${sampleId}`, { token: await token(), headers: { Origin: 'https://app.example.org' } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('access-control-allow-origin')).toBe('https://app.example.org');
+    expect(response.headers.get('vary')).toMatch(/Origin/);
+  });
+
+  it('when the origin matches no pattern, then no CORS headers are sent', async () => {
+    const response = await api('GET', `${gateway.services}/samples/${sampleId}`, { token: await token(), headers: { Origin: 'https://evil.example' } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  it('when the admitting method has allow_cors false, then no CORS headers are sent', async () => {
+    const response = await api('GET', `${gateway.services}/samples/${sampleId}`, {
+      headers: { Origin: 'https://app.example.org', Authorization: `USER_ID:${DEMO.userId}:WEBSITE_ID:${DEMO.websiteId}:SECRET:${WEBSITE_PASSWORD}` },
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  it('when authentication fails, then no CORS headers are sent', async () => {
+    const response = await api('GET', `${gateway.services}/samples/${sampleId}`, { headers: { Origin: 'https://app.example.org' } });
+    expect(response.status).toBe(401);
+    expect(response.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  it('when a pre-flight comes from an allowed origin, then it is answered with the methods, headers and Allow', async () => {
+    const response = await api('OPTIONS', `${gateway.services}/samples/${sampleId}`, {
+      headers: { Origin: 'https://app.example.org', 'Access-Control-Request-Method': 'PUT' },
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('allow')).toBe('GET, PUT, DELETE, OPTIONS');
+    expect(response.headers.get('access-control-allow-origin')).toBe('https://app.example.org');
+    expect(response.headers.get('access-control-allow-methods')).toMatch(/PUT/);
+    expect(response.headers.get('access-control-allow-headers')).toMatch(/Authorization/);
+  });
+
+  it('when no method allows CORS, then a pre-flight gets no CORS headers', async () => {
+    const response = await api('OPTIONS', `${closed.services}/samples`, { headers: { Origin: 'https://app.example.org' } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('allow')).toBe('GET, POST, OPTIONS');
+    expect(response.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  it('when allow_cors is true, then any origin is allowed', async () => {
+    const open = await gatewayWith({ authentication_methods: { jwtUser: { allow_http: true, allow_cors: true } } });
+    const response = await api('GET', `${open.services}/samples/${sampleId}`, { token: await token(), headers: { Origin: 'https://anywhere.example' } });
+    expect(response.headers.get('access-control-allow-origin')).toBe('*');
+  });
+});
+
+describe('rate limits', () => {
+  it('when a credential makes more requests than its limit, then 429 with Retry-After and a JSON body', async () => {
+    const gateway = await gatewayWith({
+      authentication_methods: { jwtUser: { allow_http: true } },
+      rate_limit: { per_credential: { limit: 3, window_seconds: 60 } },
+    });
+    const bearer = await token();
+    const statuses = [];
+    for (let i = 0; i < 4; i++) statuses.push((await api('GET', `${gateway.services}/samples/${sampleId}`, { token: bearer })).status);
+    expect(statuses).toEqual([200, 200, 200, 429]);
+    const limited = await api('GET', `${gateway.services}/samples/${sampleId}`, { token: bearer });
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(limited.body).toMatchObject({ code: 429, status: 'Too Many Requests' });
+    const otherUser = await api('GET', `${gateway.services}/samples/${sampleId}`, { token: await token({ userId: 3 }) });
+    expect(otherUser.status).toBe(403);
+  });
+
+  it('when one address makes more requests than its limit, then it is refused before authentication', async () => {
+    const gateway = await gatewayWith({
+      authentication_methods: { jwtUser: { allow_http: true } },
+      rate_limit: { per_address: { limit: 2, window_seconds: 60 } },
+    });
+    const statuses = [];
+    for (let i = 0; i < 3; i++) statuses.push((await api('GET', `${gateway.services}/samples/${sampleId}`)).status);
+    expect(statuses).toEqual([401, 401, 429]);
+  });
+});
+
+describe('key rotation', () => {
+  it('when a website stores two PEM keys, then tokens signed with either are accepted and others refused', async () => {
+    const [oldKey, newKey] = [keyPair(), keyPair()];
+    await query('UPDATE auth.websites SET public_key = $1 WHERE id = $2', [`${oldKey.publicKey}\n${newKey.publicKey}`, DEMO.websiteId]);
+    try {
+      for (const pem of [oldKey.privateKey, newKey.privateKey]) {
+        expect((await api('GET', `/samples/${sampleId}`, { token: await token({ pem }) })).status).toBe(200);
+      }
+      expect((await api('GET', `/samples/${sampleId}`, { token: await token({ pem: keyPair().privateKey }) })).status).toBe(401);
+    } finally {
+      await query('UPDATE auth.websites SET public_key = $1 WHERE id = $2', [demoPublicKey(), DEMO.websiteId]);
+    }
+  });
+
+  it('when a website publishes its keys at a JWKS URL, then tokens signed with a published key are accepted', async () => {
+    const published = keyPair();
+    const jwk = { ...(await exportJWK(await importSPKI(published.publicKey, 'RS256'))), kid: 'k1', alg: 'RS256', use: 'sig' };
+    const server: Server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: [jwk] })));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/jwks.json`;
+    await query('UPDATE auth.websites SET jwks_url = $1 WHERE id = $2', [url, DEMO.websiteId]);
+    try {
+      expect((await api('GET', `/samples/${sampleId}`, { token: await token({ pem: published.privateKey, kid: 'k1' }) })).status).toBe(200);
+      expect((await api('GET', `/samples/${sampleId}`, { token: await token({ pem: keyPair().privateKey, kid: 'k1' }) })).status).toBe(401);
+    } finally {
+      await query('UPDATE auth.websites SET jwks_url = NULL WHERE id = $1', [DEMO.websiteId]);
+      server.close();
+    }
+  });
+});
+
+describe('the self-describing page and OpenAPI', () => {
+  it('when openapi.json is fetched, then it is a valid OpenAPI 3.1 document of the routes the gateway serves', async () => {
+    const response = await api('GET', '/openapi.json');
+    expect(response.status).toBe(200);
+    const validator = new Validator();
+    const result = await validator.validate(response.body);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(response.body.openapi).toBe('3.1.0');
+    expect(Object.keys(response.body.paths).sort()).toEqual(['/samples', '/samples/{id}']);
+    expect(Object.keys(response.body.paths['/samples/{id}']).sort()).toEqual(['delete', 'get', 'put']);
+    expect(Object.keys(response.body.components.securitySchemes)).toEqual(['jwtUser', 'jwtClient', 'directClient', 'directUser', 'directWebsite']);
+  });
+
+  it('when the page is read by a browser, then it lists the methods and resources with links', async () => {
+    const response = await api('GET', '', { headers: { Accept: 'text/html,application/xhtml+xml' } });
+    expect(response.status).toBe(200);
+    expect(response.text).toContain('<h2>Authentication</h2>');
+    expect(response.text).toContain('USER_ID:&lt;user id&gt;:WEBSITE_ID:&lt;website id&gt;');
+    expect(response.text).toMatch(/<a href="http:\/\/127\.0\.0\.1:\d+\/index\.php\/services\/rest\/samples\/123">/);
+    expect(response.text).toContain('openapi.json');
+  });
+});
