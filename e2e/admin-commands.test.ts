@@ -1,0 +1,115 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it, inject } from 'vitest';
+import { DEMO } from '@rex/admin';
+import { startGateway, type ExtraGateway } from './support/gateway.ts';
+import { api, keyPair, sampleSubmission, setUpWorld, token } from './support/world.ts';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), 'rex-admin-commands-'));
+
+/** `pnpm admin <args>` as an operator runs it. */
+function admin(...args: string[]): { status: number; out: string; err: string } {
+  const result = spawnSync(process.execPath, ['scripts/bootstrap.mjs', 'admin', ...args], {
+    cwd: ROOT,
+    env: { ...process.env, DATABASE_URL: inject('databaseUrl') },
+    encoding: 'utf8',
+  });
+  return { status: result.status ?? -1, out: result.stdout, err: result.stderr };
+}
+
+let gateway: ExtraGateway;
+const suffix = Date.now().toString(36);
+
+beforeAll(async () => {
+  await setUpWorld();
+  gateway = await startGateway({
+    authentication_methods: { jwtUser: { allow_http: true }, directClient: { allow_http: true }, directUser: { allow_http: true } },
+  });
+  return () => gateway.stop();
+});
+
+describe('pnpm admin: websites and users', () => {
+  it('when a website is added with a key and a user given a role, then a token of that website works for that user', async () => {
+    const keys = keyPair();
+    const keyFile = join(dir, 'key.pem');
+    writeFileSync(keyFile, keys.publicKey);
+    const url = `https://site-${suffix}.example.org`;
+    const added = admin('websites', 'add', '--title', 'Added', '--url', url, '--public-key-file', keyFile);
+    expect(added.status, added.err).toBe(0);
+    const websiteId = /website (\d+) added; password: (\S+)/.exec(added.out)![1];
+    const user = admin('users', 'add', '--username', `someone-${suffix}`);
+    const userId = /user (\d+) added/.exec(user.out)![1];
+    expect(admin('users', 'role', '--id', userId, '--website-id', websiteId, '--role', 'user').status).toBe(0);
+    expect(admin('users', 'list', '--website-id', websiteId).out).toContain(`${websiteId}:user`);
+
+    const bearer = await token({ issuer: url, pem: keys.privateKey, userId: Number(userId) });
+    const list = await api('GET', `${gateway.services}/samples`, { token: bearer });
+    expect(list.status).toBe(200);
+    expect(list.body).toEqual([]);
+
+    expect(admin('users', 'role', '--id', userId, '--website-id', websiteId, '--role', 'none').status).toBe(0);
+    expect((await api('GET', `${gateway.services}/samples`, { token: bearer })).status).toBe(403);
+    expect(admin('websites', 'disable', '--id', websiteId).status).toBe(0);
+    expect((await api('GET', `${gateway.services}/samples`, { token: bearer })).status).toBe(401);
+  });
+
+  it("when a website's password is rotated, then the old one stops working and the new one works", async () => {
+    const rotated = admin('websites', 'rotate-password', '--id', String(DEMO.websiteId), '--password', 'rotated-password');
+    expect(rotated.status, rotated.err).toBe(0);
+    const header = (secret: string) => ({ Authorization: `USER_ID:${DEMO.userId}:WEBSITE_ID:${DEMO.websiteId}:SECRET:${secret}` });
+    try {
+      expect((await api('GET', `${gateway.services}/samples`, { headers: header('demo-website-password') })).status).toBe(401);
+      expect((await api('GET', `${gateway.services}/samples`, { headers: header('rotated-password') })).status).toBe(200);
+    } finally {
+      admin('websites', 'rotate-password', '--id', String(DEMO.websiteId), '--password', 'demo-website-password');
+    }
+  });
+
+  it('when a user is disabled, then their tokens are refused', async () => {
+    const user = admin('users', 'add', '--username', `leaver-${suffix}`);
+    const userId = /user (\d+) added/.exec(user.out)![1];
+    admin('users', 'role', '--id', userId, '--website-id', String(DEMO.websiteId), '--role', 'user');
+    const bearer = await token({ userId: Number(userId) });
+    expect((await api('POST', `${gateway.services}/samples`, { token: bearer, body: sampleSubmission() })).status).toBe(201);
+    expect(admin('users', 'disable', '--id', userId).status).toBe(0);
+    expect((await api('POST', `${gateway.services}/samples`, { token: bearer, body: sampleSubmission() })).status).toBe(403);
+  });
+});
+
+describe('pnpm admin: clients and connections', () => {
+  it('when a client and connection are added, then the printed secret works; a rotated secret replaces it; disabling refuses it', async () => {
+    const added = admin('clients', 'add', '--username', `client-${suffix}`);
+    expect(added.status, added.err).toBe(0);
+    const [, clientId, secret] = /client (\d+) added; secret: (\S+)/.exec(added.out)!;
+    expect(admin('connections', 'add', '--client-id', clientId, '--proj-id', 'CP', '--website-id', String(DEMO.websiteId), '--title', 'Project').status).toBe(0);
+    const get = (s: string) => api('GET', `${gateway.services}/samples/1?proj_id=CP`, { headers: { Authorization: `USER:client-${suffix}:SECRET:${s}` } });
+
+    expect((await get(secret)).status).toBe(403);
+    const rotated = admin('clients', 'rotate-secret', '--id', clientId);
+    const newSecret = /secret: (\S+)/.exec(rotated.out)![1];
+    expect((await get(secret)).status).toBe(401);
+    expect((await get(newSecret)).status).toBe(403);
+
+    expect(admin('connections', 'update', '--client-id', clientId, '--proj-id', 'CP', '--no-allow-data-resources').status).toBe(0);
+    expect((await get(newSecret)).body.message).toBe('Access to data resources unauthorised');
+    expect(admin('connections', 'disable', '--client-id', clientId, '--proj-id', 'CP').status).toBe(0);
+    expect((await get(newSecret)).status).toBe(401);
+    expect(admin('clients', 'disable', '--id', clientId).status).toBe(0);
+    expect((await get(newSecret)).status).toBe(401);
+    expect(admin('clients', 'list').out).toMatch(new RegExp(`${clientId}\\s+client-${suffix}`));
+  });
+
+  it('when a command is wrong, then it says what is wrong and exits non-zero', () => {
+    expect(admin('websites', 'update', '--id', '987654').err).toMatch(/nothing to change/);
+    expect(admin('websites', 'update', '--id', '987654', '--title', 'x').err).toMatch(/website 987654 not found/);
+    expect(admin('users', 'role', '--id', '1', '--website-id', '1', '--role', 'king').err).toMatch(/unknown role king/);
+    const unknown = admin('planets', 'list');
+    expect(unknown.status).toBe(2);
+    expect(unknown.err).toMatch(/unknown command planets list/);
+    expect(admin('clients', 'add').err).toMatch(/needs --username/);
+  });
+});

@@ -1,0 +1,348 @@
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { migrate, type Pool } from '@rex/db';
+import { SCHEMA as AUTH_SCHEMA, migrations as authMigrations } from '@rex/gateway/migrations';
+import { hashSecret } from '@rex/gateway/secrets';
+
+/** An option of a command: its value type and whether it must be given. */
+type Option = { type: 'string' | 'integer' | 'boolean'; required?: boolean; help: string };
+export type Command = {
+  help: string;
+  options: Record<string, Option>;
+  run: (pool: Pool, args: Record<string, string | number | boolean | undefined>) => Promise<string>;
+};
+
+export class CommandError extends Error {}
+
+const ROLES: Record<string, number | null> = { admin: 1, editor: 2, user: 3, none: null };
+const SHARING: Record<string, string> = { reporting: 'R', verification: 'V', data_flow: 'D', moderation: 'M', peer_review: 'P', editing: 'E' };
+
+const newSecret = () => randomBytes(24).toString('base64url');
+
+function readKey(file: string | undefined): string | undefined {
+  if (file === undefined) return undefined;
+  try {
+    const text = readFileSync(file, 'utf8');
+    if (!text.includes('-----BEGIN PUBLIC KEY-----')) throw new CommandError(`${file} holds no PEM public key`);
+    return text;
+  } catch (error) {
+    if (error instanceof CommandError) throw error;
+    throw new CommandError(`cannot read ${file}: ${(error as Error).message}`);
+  }
+}
+
+function table(rows: Record<string, unknown>[]): string {
+  if (!rows.length) return '(none)';
+  const columns = Object.keys(rows[0]);
+  const cell = (value: unknown) => (value === null || value === undefined ? '' : Array.isArray(value) ? value.join(',') : String(value));
+  const widths = columns.map((c) => Math.max(c.length, ...rows.map((r) => cell(r[c]).length)));
+  const line = (values: string[]) => values.map((v, i) => v.padEnd(widths[i])).join('  ').trimEnd();
+  return [line(columns), ...rows.map((r) => line(columns.map((c) => cell(r[c]))))].join('\n');
+}
+
+/** Runs an UPDATE of the given columns (those not undefined) and fails when no row matched. */
+async function update(pool: Pool, table: string, where: Record<string, unknown>, columns: Record<string, unknown>, what: string): Promise<void> {
+  const set = Object.entries(columns).filter(([, value]) => value !== undefined);
+  if (!set.some(([name]) => name !== 'updated_on')) throw new CommandError('nothing to change: give at least one option to update');
+  const values = [...set.map(([, v]) => v), ...Object.values(where)];
+  const conditions = Object.keys(where).map((key, i) => `${key} = $${set.length + i + 1}`);
+  const result = await pool.query(`UPDATE ${table} SET ${set.map(([k], i) => `${k} = $${i + 1}`).join(', ')} WHERE ${conditions.join(' AND ')}`, values);
+  if (!result.rowCount) throw new CommandError(`${what} not found`);
+}
+
+const flag = (value: unknown) => (value === undefined ? undefined : Boolean(value));
+
+export const COMMANDS: Record<string, Command> = {
+  'websites list': {
+    help: 'list websites (passwords are not shown)',
+    options: {},
+    run: async (pool) =>
+      table(
+        (
+          await pool.query(
+            `SELECT id, title, url, (public_key IS NOT NULL) AS has_key, jwks_url, allow_anon_jwt_post, deleted AS disabled FROM auth.websites ORDER BY id`,
+          )
+        ).rows,
+      ),
+  },
+  'websites add': {
+    help: 'add a website; prints its password (give --password to choose it)',
+    options: {
+      title: { type: 'string', required: true, help: 'title' },
+      url: { type: 'string', required: true, help: 'url, the iss of its tokens' },
+      password: { type: 'string', help: 'password (direct and HMAC methods); generated when left out' },
+      'public-key-file': { type: 'string', help: 'PEM file with one or more public keys for its tokens' },
+      'jwks-url': { type: 'string', help: 'URL of a JWKS with its token keys' },
+      'allow-anon-jwt-post': { type: 'boolean', help: 'tokens without a user may create records' },
+    },
+    run: async (pool, a) => {
+      const password = (a.password as string | undefined) ?? newSecret();
+      const { rows } = await pool.query(
+        `INSERT INTO auth.websites (title, url, password, public_key, jwks_url, allow_anon_jwt_post) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
+        [a.title, a.url, password, readKey(a['public-key-file'] as string | undefined) ?? null, a['jwks-url'] ?? null, Boolean(a['allow-anon-jwt-post'])],
+      );
+      return `website ${rows[0].id} added; password: ${password}`;
+    },
+  },
+  'websites update': {
+    help: 'change a website',
+    options: {
+      id: { type: 'integer', required: true, help: 'website id' },
+      title: { type: 'string', help: 'title' },
+      url: { type: 'string', help: 'url' },
+      'public-key-file': { type: 'string', help: 'PEM file with its public key(s); several keys allow a rotation' },
+      'jwks-url': { type: 'string', help: 'URL of a JWKS ("" removes it)' },
+      'allow-anon-jwt-post': { type: 'boolean', help: 'tokens without a user may create records' },
+    },
+    run: async (pool, a) => {
+      await update(
+        pool,
+        'auth.websites',
+        { id: a.id },
+        {
+          title: a.title,
+          url: a.url,
+          public_key: readKey(a['public-key-file'] as string | undefined),
+          jwks_url: a['jwks-url'] === '' ? null : a['jwks-url'],
+          allow_anon_jwt_post: flag(a['allow-anon-jwt-post']),
+          updated_on: new Date(),
+        },
+        `website ${a.id}`,
+      );
+      return `website ${a.id} updated`;
+    },
+  },
+  'websites disable': {
+    help: 'disable a website: its credentials stop working',
+    options: { id: { type: 'integer', required: true, help: 'website id' } },
+    run: async (pool, a) => {
+      await update(pool, 'auth.websites', { id: a.id }, { deleted: true, updated_on: new Date() }, `website ${a.id}`);
+      return `website ${a.id} disabled`;
+    },
+  },
+  'websites rotate-password': {
+    help: 'give a website a new password; prints it',
+    options: { id: { type: 'integer', required: true, help: 'website id' }, password: { type: 'string', help: 'the new password; generated when left out' } },
+    run: async (pool, a) => {
+      const password = (a.password as string | undefined) ?? newSecret();
+      await update(pool, 'auth.websites', { id: a.id }, { password, updated_on: new Date() }, `website ${a.id}`);
+      return `website ${a.id} password: ${password}`;
+    },
+  },
+  'users list': {
+    help: 'list users with their roles',
+    options: { 'website-id': { type: 'integer', help: 'only users with a role on this website' } },
+    run: async (pool, a) =>
+      table(
+        (
+          await pool.query(
+            `SELECT u.id, u.username, u.email, u.deleted AS disabled,
+                    array_remove(array_agg(CASE WHEN uw.website_id IS NULL THEN NULL
+                      ELSE uw.website_id || ':' || CASE uw.site_role_id WHEN 1 THEN 'admin' WHEN 2 THEN 'editor' ELSE 'user' END
+                           || CASE WHEN uw.banned THEN '(banned)' ELSE '' END END ORDER BY uw.website_id), NULL) AS roles
+               FROM auth.users u LEFT JOIN auth.users_websites uw ON uw.user_id = u.id
+              WHERE $1::bigint IS NULL OR EXISTS (SELECT 1 FROM auth.users_websites x WHERE x.user_id = u.id AND x.website_id = $1)
+              GROUP BY u.id ORDER BY u.id`,
+            [a['website-id'] ?? null],
+          )
+        ).rows,
+      ),
+  },
+  'users add': {
+    help: 'add a user',
+    options: { username: { type: 'string', required: true, help: 'username' }, email: { type: 'string', help: 'email' } },
+    run: async (pool, a) => {
+      const { rows } = await pool.query('INSERT INTO auth.users (username, email) VALUES ($1, $2) RETURNING id', [a.username, a.email ?? null]);
+      return `user ${rows[0].id} added`;
+    },
+  },
+  'users update': {
+    help: 'change a user',
+    options: { id: { type: 'integer', required: true, help: 'user id' }, username: { type: 'string', help: 'username' }, email: { type: 'string', help: 'email' } },
+    run: async (pool, a) => {
+      await update(pool, 'auth.users', { id: a.id }, { username: a.username, email: a.email, updated_on: new Date() }, `user ${a.id}`);
+      return `user ${a.id} updated`;
+    },
+  },
+  'users disable': {
+    help: 'disable a user everywhere',
+    options: { id: { type: 'integer', required: true, help: 'user id' } },
+    run: async (pool, a) => {
+      await update(pool, 'auth.users', { id: a.id }, { deleted: true, updated_on: new Date() }, `user ${a.id}`);
+      return `user ${a.id} disabled`;
+    },
+  },
+  'users role': {
+    help: "set a user's role on a website (admin, editor, user, or none to remove it)",
+    options: {
+      id: { type: 'integer', required: true, help: 'user id' },
+      'website-id': { type: 'integer', required: true, help: 'website id' },
+      role: { type: 'string', required: true, help: 'admin | editor | user | none' },
+      banned: { type: 'boolean', help: 'ban the user from the website' },
+    },
+    run: async (pool, a) => {
+      if (!(String(a.role) in ROLES)) throw new CommandError(`unknown role ${a.role}; one of ${Object.keys(ROLES).join(', ')}`);
+      const role = ROLES[String(a.role)];
+      if (role === null) {
+        await pool.query('DELETE FROM auth.users_websites WHERE user_id = $1 AND website_id = $2', [a.id, a['website-id']]);
+        return `user ${a.id} has no role on website ${a['website-id']}`;
+      }
+      try {
+        await pool.query(
+          `INSERT INTO auth.users_websites (user_id, website_id, site_role_id, banned) VALUES ($1, $2, $3, $4)
+           ON CONFLICT (user_id, website_id) DO UPDATE SET site_role_id = EXCLUDED.site_role_id, banned = EXCLUDED.banned`,
+          [a.id, a['website-id'], role, Boolean(a.banned)],
+        );
+      } catch {
+        throw new CommandError(`user ${a.id} or website ${a['website-id']} not found`);
+      }
+      return `user ${a.id} is ${a.role}${a.banned ? ' (banned)' : ''} on website ${a['website-id']}`;
+    },
+  },
+  'clients list': {
+    help: 'list REST clients and their connections',
+    options: {},
+    run: async (pool) =>
+      table(
+        (
+          await pool.query(
+            `SELECT c.id, c.username, c.title, (c.public_key IS NOT NULL) AS has_key, c.jwks_url, c.deleted AS disabled,
+                    array_remove(array_agg(CASE WHEN NOT cc.deleted THEN cc.proj_id END ORDER BY cc.proj_id), NULL) AS connections
+               FROM auth.clients c LEFT JOIN auth.client_connections cc ON cc.client_id = c.id GROUP BY c.id ORDER BY c.id`,
+          )
+        ).rows,
+      ),
+  },
+  'clients add': {
+    help: 'add a REST client; prints its secret (stored hashed, shown once)',
+    options: {
+      username: { type: 'string', required: true, help: 'username' },
+      title: { type: 'string', help: 'title' },
+      secret: { type: 'string', help: 'secret; generated when left out' },
+      'public-key-file': { type: 'string', help: 'PEM file with its public key(s), for jwtClient' },
+      'jwks-url': { type: 'string', help: 'URL of a JWKS with its keys, for jwtClient' },
+    },
+    run: async (pool, a) => {
+      const secret = (a.secret as string | undefined) ?? newSecret();
+      const { rows } = await pool.query(
+        'INSERT INTO auth.clients (username, title, secret_hash, public_key, jwks_url) VALUES ($1, $2, $3, $4, $5) RETURNING id',
+        [a.username, a.title ?? a.username, hashSecret(secret), readKey(a['public-key-file'] as string | undefined) ?? null, a['jwks-url'] ?? null],
+      );
+      return `client ${rows[0].id} added; secret: ${secret}`;
+    },
+  },
+  'clients update': {
+    help: 'change a REST client',
+    options: {
+      id: { type: 'integer', required: true, help: 'client id' },
+      title: { type: 'string', help: 'title' },
+      'public-key-file': { type: 'string', help: 'PEM file with its public key(s)' },
+      'jwks-url': { type: 'string', help: 'URL of a JWKS ("" removes it)' },
+    },
+    run: async (pool, a) => {
+      await update(
+        pool,
+        'auth.clients',
+        { id: a.id },
+        { title: a.title, public_key: readKey(a['public-key-file'] as string | undefined), jwks_url: a['jwks-url'] === '' ? null : a['jwks-url'] },
+        `client ${a.id}`,
+      );
+      return `client ${a.id} updated`;
+    },
+  },
+  'clients disable': {
+    help: 'disable a REST client and so all its connections',
+    options: { id: { type: 'integer', required: true, help: 'client id' } },
+    run: async (pool, a) => {
+      await update(pool, 'auth.clients', { id: a.id }, { deleted: true }, `client ${a.id}`);
+      return `client ${a.id} disabled`;
+    },
+  },
+  'clients rotate-secret': {
+    help: 'give a REST client a new secret; prints it',
+    options: { id: { type: 'integer', required: true, help: 'client id' }, secret: { type: 'string', help: 'the new secret; generated when left out' } },
+    run: async (pool, a) => {
+      const secret = (a.secret as string | undefined) ?? newSecret();
+      await update(pool, 'auth.clients', { id: a.id }, { secret_hash: hashSecret(secret) }, `client ${a.id}`);
+      return `client ${a.id} secret: ${secret}`;
+    },
+  },
+  'connections add': {
+    help: "add a connection (project) to a client",
+    options: {
+      'client-id': { type: 'integer', required: true, help: 'client id' },
+      'proj-id': { type: 'string', required: true, help: 'project id, unique for the client' },
+      'website-id': { type: 'integer', required: true, help: 'website whose data it reaches' },
+      title: { type: 'string', required: true, help: 'title' },
+      sharing: { type: 'string', help: 'reporting (default), verification, data_flow, moderation, peer_review or editing' },
+      'allow-confidential': { type: 'boolean', help: 'include confidential records' },
+      'allow-sensitive': { type: 'boolean', help: 'include sensitive records (default true)' },
+      'allow-unreleased': { type: 'boolean', help: 'include unreleased records' },
+      'allow-reports': { type: 'boolean', help: 'may run reports (default true)' },
+      'allow-data-resources': { type: 'boolean', help: 'may use data resources (default true)' },
+    },
+    run: async (pool, a) => {
+      const sharing = SHARING[String(a.sharing ?? 'reporting')];
+      if (!sharing) throw new CommandError(`unknown sharing ${a.sharing}; one of ${Object.keys(SHARING).join(', ')}`);
+      try {
+        await pool.query(
+          `INSERT INTO auth.client_connections (client_id, proj_id, website_id, title, sharing, allow_confidential, allow_sensitive,
+             allow_unreleased, allow_reports, allow_data_resources)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+          [
+            a['client-id'], a['proj-id'], a['website-id'], a.title, sharing, Boolean(a['allow-confidential']), a['allow-sensitive'] ?? true,
+            Boolean(a['allow-unreleased']), a['allow-reports'] ?? true, a['allow-data-resources'] ?? true,
+          ],
+        );
+      } catch (error) {
+        throw new CommandError(`cannot add the connection: ${(error as { detail?: string }).detail ?? (error as Error).message}`);
+      }
+      return `connection ${a['proj-id']} added to client ${a['client-id']}`;
+    },
+  },
+  'connections update': {
+    help: "change a client's connection",
+    options: {
+      'client-id': { type: 'integer', required: true, help: 'client id' },
+      'proj-id': { type: 'string', required: true, help: 'project id' },
+      title: { type: 'string', help: 'title' },
+      sharing: { type: 'string', help: 'reporting, verification, data_flow, moderation, peer_review or editing' },
+      'allow-confidential': { type: 'boolean', help: 'include confidential records' },
+      'allow-sensitive': { type: 'boolean', help: 'include sensitive records' },
+      'allow-unreleased': { type: 'boolean', help: 'include unreleased records' },
+      'allow-reports': { type: 'boolean', help: 'may run reports' },
+      'allow-data-resources': { type: 'boolean', help: 'may use data resources' },
+    },
+    run: async (pool, a) => {
+      const sharing = a.sharing === undefined ? undefined : SHARING[String(a.sharing)];
+      if (a.sharing !== undefined && !sharing) throw new CommandError(`unknown sharing ${a.sharing}`);
+      await update(
+        pool,
+        'auth.client_connections',
+        { client_id: a['client-id'], proj_id: a['proj-id'] },
+        {
+          title: a.title,
+          sharing,
+          allow_confidential: flag(a['allow-confidential']),
+          allow_sensitive: flag(a['allow-sensitive']),
+          allow_unreleased: flag(a['allow-unreleased']),
+          allow_reports: flag(a['allow-reports']),
+          allow_data_resources: flag(a['allow-data-resources']),
+        },
+        `connection ${a['proj-id']} of client ${a['client-id']}`,
+      );
+      return `connection ${a['proj-id']} of client ${a['client-id']} updated`;
+    },
+  },
+  'connections disable': {
+    help: "disable a client's connection",
+    options: { 'client-id': { type: 'integer', required: true, help: 'client id' }, 'proj-id': { type: 'string', required: true, help: 'project id' } },
+    run: async (pool, a) => {
+      await update(pool, 'auth.client_connections', { client_id: a['client-id'], proj_id: a['proj-id'] }, { deleted: true }, `connection ${a['proj-id']} of client ${a['client-id']}`);
+      return `connection ${a['proj-id']} of client ${a['client-id']} disabled`;
+    },
+  },
+};
+
+/** The auth schema must exist before these commands run on a fresh database. */
+export const prepare = (pool: Pool): Promise<unknown> => migrate(pool, AUTH_SCHEMA, authMigrations());
