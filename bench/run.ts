@@ -3,32 +3,61 @@
 //   (b) POST /samples with 2 occurrences through the gateway with jwtUser
 //   (c) floor: bare Express → one grpc-js unary call to an echo server in another process
 //   (d) floor: bare Express → the same SELECT by id straight on pg
+//   (m) each authentication method on the same request, GET /samples/<id of no sample>: the
+//       method's own cost on top of an identical hop and lookup (answered 404 for every method)
 // BENCH_DURATION (seconds, default 10), BENCH_CONNECTIONS (default 32) and BENCH_ONLY (e.g. `a,c`) tune the run.
+import { createHmac, generateKeyPairSync } from 'node:crypto';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { createDatabase, dropDatabase, freePort, startEmbeddedPostgres, type EmbeddedDatabase } from '@rex/db';
-import { DEMO } from '@rex/admin';
+import { createDatabase, createPool, dropDatabase, freePort, startEmbeddedPostgres, type EmbeddedDatabase } from '@rex/db';
+import { DEMO, importFixtures, parseFixtures } from '@rex/admin';
+import { SignJWT, importPKCS8 } from 'jose';
 import { demoToken } from '../scripts/demo-token.ts';
 import { startSuite } from '../scripts/suite.ts';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
-const ONLY = new Set((process.env.BENCH_ONLY ?? 'a,b,c,d').split(','));
+const ONLY = new Set((process.env.BENCH_ONLY ?? 'a,b,c,d,m').split(','));
+const WEBSITE_PASSWORD = 'demo-website-password';
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 const say = (message: string) => process.stderr.write(`[bench] ${message}\n`);
 
-type Result = { name: string; rps: number; p50: number; p99: number; errors: number };
+type Result = { name: string; rps: number; p50: number; p99: number; errors: number; statuses: string };
 
-async function load(name: string, options: autocannon.Options): Promise<Result> {
+/** Runs one load; answers other than `expected` count as errors. */
+async function load(name: string, options: autocannon.Options, expected = 200): Promise<Result> {
   say(`${name}: ${CONNECTIONS} connections for ${DURATION} s`);
   await autocannon({ ...options, connections: CONNECTIONS, duration: Math.min(2, DURATION) }); // warm-up
   const result = await autocannon({ ...options, connections: CONNECTIONS, duration: DURATION });
-  const errors = result.errors + result.timeouts + result.non2xx;
-  return { name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors };
+  const counts = (result as unknown as { statusCodeStats?: Record<string, { count: number }> }).statusCodeStats ?? {};
+  const unexpected = Object.entries(counts).reduce((sum, [status, { count }]) => sum + (Number(status) === expected ? 0 : count), 0);
+  const statuses = Object.keys(counts).join('/');
+  return { name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.timeouts + unexpected, statuses };
+}
+
+/** A database client with a key and a connection, for jwtClient and directClient. */
+async function seedClient(databaseUrl: string): Promise<{ privateKey: string }> {
+  const { privateKey, publicKey } = generateKeyPairSync('rsa', {
+    modulusLength: 2048,
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+    privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+  });
+  const pool = createPool(databaseUrl, { max: 1 });
+  try {
+    await importFixtures(
+      pool,
+      parseFixtures({
+        clients: [{ id: 1, username: 'bench', secret: 'bench-secret', public_key: publicKey, connections: [{ proj_id: 'B', website_id: DEMO.websiteId, title: 'Bench' }] }],
+      }),
+    );
+  } finally {
+    await pool.end();
+  }
+  return { privateKey };
 }
 
 function startProcess(script: string, env: Record<string, string>): Promise<ChildProcess> {
@@ -54,7 +83,17 @@ if (!serverUrl) {
 const databaseName = `rex_bench_${Date.now()}`;
 const databaseUrl = await createDatabase(serverUrl, databaseName);
 const children: ChildProcess[] = [];
-const suite = await startSuite({ dataDir, databaseUrl, logs: join(dataDir, 'logs'), env: { LOG_LEVEL: 'warn', DB_POOL_MAX: '10', ...(process.env.BENCH_SUITE_ENV ? JSON.parse(process.env.BENCH_SUITE_ENV) : {}) } });
+const suite = await startSuite({
+  dataDir,
+  databaseUrl,
+  logs: join(dataDir, 'logs'),
+  env: {
+    LOG_LEVEL: 'warn',
+    DB_POOL_MAX: '10',
+    REX_CONFIG: join(HERE, 'rest.yaml'),
+    ...(process.env.BENCH_SUITE_ENV ? JSON.parse(process.env.BENCH_SUITE_ENV) : {}),
+  },
+});
 
 try {
   const token = await demoToken(suite.demoPrivateKey);
@@ -69,7 +108,7 @@ try {
   const id = ((await created.json()) as { values: { id: string } }).values.id;
 
   const results: Result[] = [];
-  const skipped = (key: string): Result => ({ name: `(${key}) skipped`, rps: NaN, p50: NaN, p99: NaN, errors: 0 });
+  const skipped = (key: string): Result => ({ name: `(${key}) skipped`, rps: NaN, p50: NaN, p99: NaN, errors: 0, statuses: '' });
   const run = async (key: string, name: string, options: () => Promise<autocannon.Options> | autocannon.Options) =>
     results.push(ONLY.has(key) ? await load(`(${key}) ${name}`, await options()) : skipped(key));
   await run('a', 'GET /samples/<id> via gateway', () => ({ url: `${services}/samples/${id}`, headers }));
@@ -88,6 +127,27 @@ try {
     return { url: `http://127.0.0.1:${port}/samples/${id}` };
   });
 
+  const methods: Result[] = [];
+  if (ONLY.has('m')) {
+    const { privateKey } = await seedClient(databaseUrl);
+    const clientToken = await new SignJWT({})
+      .setProtectedHeader({ alg: 'RS256' })
+      .setIssuer(`${DEMO.websiteUrl}:bench`)
+      .setExpirationTime('1h')
+      .sign(await importPKCS8(privateKey, 'RS256'));
+    const read = `${services}/samples/999999999`;
+    await load('(m) warm-up', { url: read, headers: { authorization: `Bearer ${token}` } }, 404);
+    const cases: [string, string, Record<string, string>, number][] = [
+      ['directUser', read, { authorization: `USER_ID:${DEMO.userId}:WEBSITE_ID:${DEMO.websiteId}:SECRET:${WEBSITE_PASSWORD}` }, 404],
+      ['jwtUser', read, { authorization: `Bearer ${token}` }, 404],
+      ['jwtClient', `${read}?proj_id=B`, { authorization: `Bearer ${clientToken}` }, 404],
+      ['directClient', `${read}?proj_id=B`, { authorization: 'USER:bench:SECRET:bench-secret' }, 404],
+      ['directWebsite', read, { authorization: `WEBSITE_ID:${DEMO.websiteId}:SECRET:${WEBSITE_PASSWORD}` }, 404],
+      ['hmacWebsite', read, { authorization: `WEBSITE_ID:${DEMO.websiteId}:HMAC:${createHmac('sha1', WEBSITE_PASSWORD).update(read).digest('hex')}` }, 404],
+    ];
+    for (const [method, url, headers, expected] of cases) methods.push(await load(`(m) ${method}`, { url, headers }, expected));
+  }
+
   const [a, b, c, d] = results;
   const lines = [
     '',
@@ -97,6 +157,18 @@ try {
     '|---|---:|---:|---:|---:|',
     ...results.map((r) => `| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.errors} |`),
     '',
+    ...(methods.length
+      ? [
+          'Authentication methods on the same request (GET /samples/<id of no sample>, 404 after the same hop and lookup):',
+          '',
+          '| method | req/s | p50 ms | p99 ms | answers | unexpected |',
+          '|---|---:|---:|---:|---|---:|',
+          ...methods.map((r) => `| ${r.name.replace('(m) ', '')} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.statuses} | ${r.errors} |`),
+          '',
+          `slowest/fastest method = ${(Math.min(...methods.map((r) => r.rps)) / Math.max(...methods.map((r) => r.rps))).toFixed(2)} (target ≥ 0.9)`,
+          '',
+        ]
+      : []),
     `a/c = ${(a.rps / c.rps).toFixed(2)}   a/d = ${(a.rps / d.rps).toFixed(2)}   (targets: GET ≥ 2000 req/s, p99 ≤ 50 ms; POST ≥ 600 req/s, p99 ≤ 120 ms; a/c ≥ 0.7)`,
     `GET ${a.rps >= 2000 && a.p99 <= 50 ? 'meets' : 'misses'} its target; POST ${b.rps >= 600 && b.p99 <= 120 ? 'meets' : 'misses'} its target; a/c ${a.rps / c.rps >= 0.7 ? 'meets' : 'misses'} its target.`,
     '',

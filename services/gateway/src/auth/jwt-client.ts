@@ -1,9 +1,8 @@
 import { TtlCache } from '@rex/cache';
-import type { JWTPayload } from 'jose';
 import { HttpError } from '../http-error.ts';
 import type { AuthRequest, Authenticator } from './authenticate.ts';
 import { connectionCaller } from './clients.ts';
-import type { Directory } from './directory.ts';
+import type { Client, Connection, Directory } from './directory.ts';
 import { bearerToken, peekPayload, type JwtPayload } from './jwt.ts';
 
 /**
@@ -14,7 +13,9 @@ import { bearerToken, peekPayload, type JwtPayload } from './jwt.ts';
  */
 export function jwtClient(directory: Directory, claimNamespace: string, cacheTtlMs: number): Authenticator {
   const clientClaim = `http://${claimNamespace}/client:username`;
-  const verified = new TtlCache<JWTPayload>(cacheTtlMs, 20_000);
+  // A verified token for a connection is remembered (until it expires, and no
+  // longer than the directory's cache), so repeated requests skip the lookups.
+  const admitted = new TtlCache<{ client: Client; connection: Connection }>(cacheTtlMs, 20_000);
 
   async function clientAndWebsite(payload: JwtPayload & { iss: string }): Promise<{ username: string; websiteUrl: string } | undefined> {
     const claimed = payload[clientClaim];
@@ -29,6 +30,9 @@ export function jwtClient(directory: Directory, claimNamespace: string, cacheTtl
     const token = bearerToken(req.authorization);
     const projId = req.query.proj_id;
     if (!token || !projId) return undefined;
+    const cacheKey = `${projId}\0${token}`;
+    const known = admitted.get(cacheKey);
+    if (known) return connectionCaller('jwtClient', known.client, known.connection);
     const payload = peekPayload(token);
     const names = await clientAndWebsite(payload);
     if (!names) return undefined;
@@ -38,15 +42,12 @@ export function jwtClient(directory: Directory, claimNamespace: string, cacheTtl
     if (!client || !connection || !website || website.id !== connection.websiteId) throw new HttpError(401, 'Invalid client system ID');
     if (client.badKey) throw new HttpError(500, 'The public key stored for the client cannot be read.');
     if (!client.keys) throw new HttpError(401, 'Unable to authorise');
-    const cacheKey = `${client.id}\0${token}`;
-    if (!verified.get(cacheKey)) {
-      try {
-        const checked = await client.keys.verify(token);
-        const untilExpiry = typeof checked.exp === 'number' ? checked.exp * 1000 - Date.now() : cacheTtlMs;
-        verified.set(cacheKey, checked, Math.min(untilExpiry, cacheTtlMs));
-      } catch {
-        throw new HttpError(401, 'Unable to authorise');
-      }
+    try {
+      const checked = await client.keys.verify(token);
+      const untilExpiry = typeof checked.exp === 'number' ? checked.exp * 1000 - Date.now() : cacheTtlMs;
+      admitted.set(cacheKey, { client, connection }, Math.min(untilExpiry, cacheTtlMs));
+    } catch {
+      throw new HttpError(401, 'Unable to authorise');
     }
     return connectionCaller('jwtClient', client, connection);
   };
