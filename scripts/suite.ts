@@ -16,9 +16,10 @@ export type SuiteOptions = {
   databaseUrl?: string;
   gatewayPort?: number;
   recordsPort?: number;
+  searchPort?: number;
   env?: Record<string, string>;
   /** Fixed /metrics ports; free ones are picked otherwise. */
-  metricsPorts?: { gateway?: number; records?: number };
+  metricsPorts?: { gateway?: number; records?: number; search?: number };
   /** Where the services' logs go; 'inherit' shows them on this terminal. */
   logs?: 'inherit' | 'ignore' | string;
   onProgress?: (message: string) => void;
@@ -29,7 +30,7 @@ export type Suite = {
   databaseUrl: string;
   recordsAddress: string;
   demoPrivateKey: string;
-  processes: { records: ChildProcess; gateway: ChildProcess };
+  processes: { records: ChildProcess; search: ChildProcess; gateway: ChildProcess };
   stop: () => Promise<void>;
 };
 
@@ -123,23 +124,33 @@ export async function startSuite(options: SuiteOptions = {}): Promise<Suite> {
     const common = { DATABASE_URL: databaseUrl, ...options.env };
 
     progress('starting records');
-    const metricsPort = (name: 'gateway' | 'records') => String(options.metricsPorts?.[name] ?? 0);
+    const metricsPort = (name: 'gateway' | 'records' | 'search') => String(options.metricsPorts?.[name] ?? 0);
     const records = spawnService(
       'records',
       { ...common, GRPC_HOST: '127.0.0.1', GRPC_PORT: String(recordsPort), METRICS_PORT: metricsPort('records') },
       options.logs,
     );
     started.push(records);
+    const searchPort = options.searchPort ?? (await freePort());
+    const searchAddress = `127.0.0.1:${searchPort}`;
+    progress('starting search');
+    const search = spawnService(
+      'search',
+      { ...common, GRPC_HOST: '127.0.0.1', GRPC_PORT: String(searchPort), METRICS_PORT: metricsPort('search') },
+      options.logs,
+    );
+    started.push(search);
     progress('starting gateway');
     const gateway = spawnService(
       'gateway',
-      { ...common, GATEWAY_PORT: String(gatewayPort), RECORDS_ADDR: recordsAddress, METRICS_PORT: metricsPort('gateway') },
+      { ...common, GATEWAY_PORT: String(gatewayPort), RECORDS_ADDR: recordsAddress, SEARCH_ADDR: searchAddress, METRICS_PORT: metricsPort('gateway') },
       options.logs,
     );
     started.push(gateway);
     const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
     await Promise.all([
       waitFor('records', () => grpcServing(recordsAddress, 'records.v1.RecordsService'), records),
+      waitFor('search', () => grpcServing(searchAddress, 'search.v1.SearchService'), search),
       waitFor('gateway', async () => (await fetch(`${gatewayUrl}/readyz`)).ok, gateway),
     ]);
 
@@ -151,11 +162,11 @@ export async function startSuite(options: SuiteOptions = {}): Promise<Suite> {
       databaseUrl,
       recordsAddress,
       demoPrivateKey,
-      processes: { records, gateway },
+      processes: { records, search, gateway },
       async stop() {
         rmSync(suiteFile, { force: true });
         await stopChild(gateway);
-        await stopChild(records);
+        await Promise.all([stopChild(records), stopChild(search)]);
         await embedded?.stop();
       },
     };

@@ -10,15 +10,30 @@ import { freePort } from '@rex/db';
 
 export type ExtraGateway = { url: string; services: string; stop: () => void };
 
-export async function startGateway(config: Record<string, unknown>, env: Record<string, string> = {}): Promise<ExtraGateway> {
+function spawnService(name: string, env: Record<string, string>): ChildProcess {
+  return spawn(process.execPath, ['--conditions=development', '--disable-warning=ExperimentalWarning', 'src/main.ts'], {
+    cwd: fileURLToPath(new URL(`../../services/${name}`, import.meta.url)),
+    env: { ...process.env, METRICS_PORT: '0', LOG_LEVEL: 'silent', OTEL_SDK_DISABLED: 'true', ...env },
+    stdio: 'ignore',
+  });
+}
+
+/**
+ * A gateway with its own REST configuration (and, with `withSearch`, its own
+ * search service reading the same configuration).
+ */
+export async function startGateway(config: Record<string, unknown>, env: Record<string, string> = {}, withSearch = false): Promise<ExtraGateway> {
   const dir = mkdtempSync(join(tmpdir(), 'rex-gateway-'));
   const configFile = join(dir, 'rest.json');
   writeFileSync(configFile, JSON.stringify(config));
   const port = await freePort();
+  const searchPort = await freePort();
+  const search = withSearch ? spawnService('search', { REX_CONFIG: configFile, GRPC_HOST: '127.0.0.1', GRPC_PORT: String(searchPort) }) : undefined;
   const child: ChildProcess = spawn(process.execPath, ['--conditions=development', '--disable-warning=ExperimentalWarning', 'src/main.ts'], {
     cwd: fileURLToPath(new URL('../../services/gateway', import.meta.url)),
     env: {
       ...process.env,
+      SEARCH_ADDR: `127.0.0.1:${searchPort}`,
       DATABASE_URL: inject('databaseUrl'),
       RECORDS_ADDR: inject('recordsAddress'),
       GATEWAY_PORT: String(port),
@@ -35,10 +50,15 @@ export async function startGateway(config: Record<string, unknown>, env: Record<
   for (let i = 0; i < 300; i++) {
     if (child.exitCode !== null) throw new Error(`gateway exited with code ${child.exitCode}`);
     if ((await fetch(`${url}/readyz`).catch(() => undefined))?.ok) {
-      return { url, services: `${url}/index.php/services/rest`, stop: () => child.kill('SIGTERM') };
+      const stop = () => {
+        child.kill('SIGTERM');
+        search?.kill('SIGTERM');
+      };
+      return { url, services: `${url}/index.php/services/rest`, stop };
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   child.kill('SIGKILL');
+  search?.kill('SIGKILL');
   throw new Error('gateway did not become ready');
 }

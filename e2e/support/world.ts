@@ -62,7 +62,7 @@ export async function setUpWorld(): Promise<void> {
             secret: DB_CLIENT.secret,
             public_key: clientKeys.publicKey,
             connections: [
-              { proj_id: DB_CLIENT.projId, website_id: DEMO.websiteId, title: 'Reporting', sharing: 'reporting' },
+              { proj_id: DB_CLIENT.projId, website_id: DEMO.websiteId, title: 'Reporting', sharing: 'reporting', search_index: ['es'] },
               { proj_id: DB_CLIENT.noDataProjId, website_id: DEMO.websiteId, title: 'No data', allow_data_resources: false },
               { proj_id: DB_CLIENT.limitedProjId, website_id: DEMO.websiteId, title: 'Occurrences only', limit_to_data_resources: ['occurrences'] },
             ],

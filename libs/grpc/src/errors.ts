@@ -40,6 +40,8 @@ const ErrorInfoType = root.lookupType('google.rpc.ErrorInfo');
 const BAD_REQUEST_URL = 'type.googleapis.com/google.rpc.BadRequest';
 const ERROR_INFO_URL = 'type.googleapis.com/google.rpc.ErrorInfo';
 const DETAILS_KEY = 'grpc-status-details-bin';
+/** Marks a status raised by a handler, as opposed to one from the transport (no connection, deadline). */
+const DOMAIN_KEY = 'rex-domain-error';
 
 /** Turns any thrown value into a grpc status; unknown errors become INTERNAL with a generic message. */
 export function toServiceError(error: unknown): Partial<grpc.StatusObject> {
@@ -47,6 +49,7 @@ export function toServiceError(error: unknown): Partial<grpc.StatusObject> {
     return { code: grpc.status.INTERNAL, details: 'Internal error' };
   }
   const metadata = new grpc.Metadata();
+  metadata.set(DOMAIN_KEY, '1');
   const details = [];
   if (error.violations.length) {
     const value = BadRequestType.encode(
@@ -65,11 +68,24 @@ export function toServiceError(error: unknown): Partial<grpc.StatusObject> {
   return { code: error.code, details: error.message, metadata };
 }
 
-export type DecodedError = { code: grpc.status; message: string; violations: FieldViolation[]; metadata: Record<string, string> };
+export type DecodedError = {
+  code: grpc.status;
+  message: string;
+  violations: FieldViolation[];
+  metadata: Record<string, string>;
+  /** Raised by the service's own code (its message is meant for the client). */
+  fromService: boolean;
+};
 
 /** Reads a failed call's status, message, field violations and extra metadata. */
 export function decodeServiceError(error: grpc.ServiceError): DecodedError {
-  const decoded: DecodedError = { code: error.code, message: error.details, violations: [], metadata: {} };
+  const decoded: DecodedError = {
+    code: error.code,
+    message: error.details,
+    violations: [],
+    metadata: {},
+    fromService: error.metadata?.get(DOMAIN_KEY)[0] === '1',
+  };
   const raw = error.metadata?.get(DETAILS_KEY)[0];
   if (!raw || typeof raw === 'string') return decoded;
   const status = StatusType.toObject(StatusType.decode(raw), { defaults: true }) as {

@@ -2,13 +2,15 @@ import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import { LOADER_OPTIONS, PROTO_FILES } from './options.ts';
 import type { ProtoGrpcType as RecordsProto } from './generated/records_service.ts';
+import type { ProtoGrpcType as SearchProto } from './generated/search_service.ts';
 
 export { LOADER_OPTIONS, PROTO_FILES, PROTOS_DIR } from './options.ts';
 
 const definition = protoLoader.loadSync(PROTO_FILES, { ...LOADER_OPTIONS, includeDirs: [...LOADER_OPTIONS.includeDirs] });
-const loaded = grpc.loadPackageDefinition(definition) as unknown as RecordsProto;
+const loaded = grpc.loadPackageDefinition(definition) as unknown as RecordsProto & SearchProto;
 
 export const recordsV1 = loaded.records.v1;
+export const searchV1 = loaded.search.v1;
 
 export type { AuthContext } from './generated/common/v1/AuthContext.ts';
 export type { AuthContext__Output } from './generated/common/v1/AuthContext.ts';
@@ -28,3 +30,7 @@ export type { UpdateSampleRequest__Output } from './generated/records/v1/UpdateS
 export type { UpdateSampleResponse, UpdateSampleResponse__Output } from './generated/records/v1/UpdateSampleResponse.ts';
 export type { DeleteSampleRequest__Output } from './generated/records/v1/DeleteSampleRequest.ts';
 export type { DeleteSampleResponse } from './generated/records/v1/DeleteSampleResponse.ts';
+export type { SearchServiceClient, SearchServiceHandlers } from './generated/search/v1/SearchService.ts';
+export type { ForwardRequest, ForwardRequest__Output } from './generated/search/v1/ForwardRequest.ts';
+export type { ForwardChunk, ForwardChunk__Output } from './generated/search/v1/ForwardChunk.ts';
+export type { SearchOptions } from './generated/search/v1/SearchOptions.ts';

@@ -6,9 +6,10 @@ import { authenticate, type Authenticator } from './auth/authenticate.ts';
 import { createCors } from './auth/cors.ts';
 import { HttpError, errorBody } from './http-error.ts';
 import { RateLimiter } from './rate-limit.ts';
-import type { MethodName, RestConfig } from './rest-config.ts';
+import type { MethodName, RestConfig } from '@rex/rest-config';
 import { SERVICES_PATH } from './routes/context.ts';
 import type { Route } from './routes/route.ts';
+import { rawBody } from './routes/search.ts';
 import { serviceRootRouter } from './routes/service-root.ts';
 
 use(httpDuration);
@@ -73,7 +74,7 @@ function apiRouter(options: AppOptions): express.Router {
   for (const route of options.routes) {
     const admitted = (req: Request, res: Response, next: NextFunction) => {
       try {
-        checkClientAccess(req.caller!, route.resource, req.method);
+        if (req.caller) checkClientAccess(req.caller, route.resource, req.method, route.search);
         cors.forCaller(req, res);
         next();
       } catch (error) {
@@ -83,10 +84,10 @@ function apiRouter(options: AppOptions): express.Router {
     router[route.method](
       route.path,
       ...(perAddress ? [perAddress] : []),
-      authenticateFor(route.resource),
-      admitted,
-      ...(perCredential ? [perCredential] : []),
+      ...(route.open ? [] : [authenticateFor(route.resource), admitted]),
+      ...(perCredential && !route.open ? [perCredential] : []),
       ...(route.submission ? jsonBody : []),
+      ...(route.rawBody ? [rawBody(options.bodyLimit)] : []),
       handle(route.handler),
     );
   }

@@ -21,7 +21,7 @@ export function httpErrorFromGrpc(error: unknown, backend: string): HttpError | 
   if (!isServiceError(error)) return undefined;
   const decoded = decodeServiceError(error);
   const status = HTTP_STATUS[decoded.code] ?? 500;
-  if (status === 503) return new HttpError(503, `The ${backend} service is unavailable; try again shortly.`);
+  if (status === 503) return new HttpError(503, decoded.fromService ? decoded.message : `The ${backend} service is unavailable; try again shortly.`);
   if (status === 504) return new HttpError(504, `The ${backend} service did not answer in time.`);
   if (status === 500) return new HttpError(500, 'Internal error');
   if (status === 404) return new HttpError(404);

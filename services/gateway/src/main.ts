@@ -2,7 +2,7 @@ import { loadEnv } from '@rex/config';
 import { createLogger } from '@rex/logger';
 import { startMetricsServer, stopTracing } from '@rex/telemetry';
 import { GatewayEnv } from './config.ts';
-import { loadRestConfig, RestConfigError } from './rest-config.ts';
+import { loadRestConfig, RestConfigError } from '@rex/rest-config';
 import { startGateway } from './server.ts';
 
 const config = loadEnv(GatewayEnv);

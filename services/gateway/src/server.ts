@@ -8,11 +8,13 @@ import { directClient, directUser, directWebsite } from './auth/direct.ts';
 import { hmacClient, hmacWebsite } from './auth/hmac.ts';
 import { jwtClient } from './auth/jwt-client.ts';
 import { jwtUser } from './auth/jwt-user.ts';
+import { createSearchClient } from './clients/search.ts';
 import { sampleRoutes } from './routes/samples.ts';
+import { searchRoutes } from './routes/search.ts';
 import { createRecordsClient } from './clients/records.ts';
 import type { GatewayConfig } from './config.ts';
 import { SCHEMA, migrations } from './db/migrations.ts';
-import { loadRestConfig, type RestConfig } from './rest-config.ts';
+import { loadRestConfig, type RestConfig } from '@rex/rest-config';
 
 export type GatewayServer = { port: number; server: Server; stop: () => Promise<void> };
 
@@ -23,6 +25,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger, restCo
 
   const directory = createDirectory(pool, config.AUTH_CACHE_TTL_MS);
   const records = createRecordsClient(config.RECORDS_ADDR, config.GRPC_DEADLINE_MS);
+  const search = createSearchClient(config.SEARCH_ADDR, config.SEARCH_DEADLINE_MS);
 
   let stopping = false;
   let databaseReachable = true;
@@ -42,7 +45,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger, restCo
       hmacClient: hmacClient(restConfig),
       hmacWebsite: hmacWebsite(directory),
     },
-    routes: [...sampleRoutes(records)],
+    routes: [...sampleRoutes(records), ...searchRoutes(restConfig, search)],
     logger,
     bodyLimit: config.BODY_LIMIT,
     trustProxy: config.TRUSTED_PROXIES,
@@ -72,6 +75,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger, restCo
       await closed;
       clearTimeout(timer);
       records.close();
+      search.close();
       await pool.end();
     },
   };

@@ -24,11 +24,18 @@ describe('gRPC error details', () => {
 
   it('when a plain not-found is thrown, then it has no details', () => {
     const decoded = decodeServiceError(asServiceError(toServiceError(notFound())));
-    expect(decoded).toEqual({ code: grpc.status.NOT_FOUND, message: 'Not Found', violations: [], metadata: {} });
+    expect(decoded).toEqual({ code: grpc.status.NOT_FOUND, message: 'Not Found', violations: [], metadata: {}, fromService: true });
   });
 
   it('when an unexpected error is thrown, then it becomes INTERNAL without its message', () => {
     const status = toServiceError(new Error('connection string with password'));
     expect(status).toEqual({ code: grpc.status.INTERNAL, details: 'Internal error' });
+  });
+});
+
+describe('where an error comes from', () => {
+  it('when the transport fails (no status details, no marker), then it is not from the service', () => {
+    const decoded = decodeServiceError(asServiceError({ code: grpc.status.UNAVAILABLE, details: 'No connection established' }));
+    expect(decoded.fromService).toBe(false);
   });
 });

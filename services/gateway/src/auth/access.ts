@@ -10,9 +10,14 @@ const NON_DATA_RESOURCES = new Set(['reports', 'projects']);
  * only the resources they list, database connections only reading, and only
  * the data resources their permissions allow.
  */
-export function checkClientAccess(caller: Caller, resource: string, httpMethod: string): void {
+export function checkClientAccess(caller: Caller, resource: string, httpMethod: string, search = false): void {
   const client = caller.client;
   if (!client) return;
+  if (search) {
+    // Searching is a POST too; only jwtClient connections are strictly read only here.
+    if (httpMethod !== 'GET' && (httpMethod !== 'POST' || caller.method === 'jwtClient')) throw new HttpError(405, 'Connection is read only.');
+    return;
+  }
   if (client.resources && !client.resources.includes(resource)) {
     throw new HttpError(403, `Resource ${resource} is not available to project ${client.projId}.`);
   }

@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import { HttpError } from '../http-error.ts';
-import type { MethodName, MethodOptions, RestConfig } from '../rest-config.ts';
+import type { MethodName, MethodOptions, RestConfig } from '@rex/rest-config';
 import type { Caller } from './caller.ts';
 
 /** What an authentication method looks at. */

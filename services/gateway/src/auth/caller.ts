@@ -1,5 +1,5 @@
 import type { AuthContext, Scope } from '@rex/protos';
-import type { MethodName, MethodOptions } from '../rest-config.ts';
+import type { MethodName, MethodOptions } from '@rex/rest-config';
 
 export const SCOPES = ['userWithinWebsite', 'user', 'reporting', 'verification', 'data_flow', 'moderation', 'peer_review', 'editing'] as const;
 export type ScopeName = (typeof SCOPES)[number] | 'website';

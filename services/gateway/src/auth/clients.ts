@@ -1,4 +1,4 @@
-import type { LegacyClient, LegacyProject, MethodName } from '../rest-config.ts';
+import type { LegacyClient, LegacyProject, MethodName } from '@rex/rest-config';
 import { SHARING_SCOPES, type Caller, type ClientAccess, type ScopeName } from './caller.ts';
 import type { Client, Connection } from './directory.ts';
 

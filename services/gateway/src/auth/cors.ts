@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import type { RestConfig } from '../rest-config.ts';
+import type { RestConfig } from '@rex/rest-config';
 
 const ALLOW_METHODS = 'GET, POST, DELETE, PUT, OPTIONS';
 const ALLOW_HEADERS = 'Content-Type, Authorization';

@@ -1,5 +1,5 @@
 import { HttpError } from '../http-error.ts';
-import type { RestConfig } from '../rest-config.ts';
+import type { RestConfig } from '@rex/rest-config';
 import type { AuthRequest, Authenticator } from './authenticate.ts';
 import { isScope, type Caller, type ScopeName } from './caller.ts';
 import { connectionCaller, legacyProjectCaller } from './clients.ts';

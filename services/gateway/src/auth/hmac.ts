@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { HttpError } from '../http-error.ts';
-import type { RestConfig } from '../rest-config.ts';
+import type { RestConfig } from '@rex/rest-config';
 import type { AuthRequest, Authenticator } from './authenticate.ts';
 import { legacyProjectCaller } from './clients.ts';
 import { headerParts, isDigits } from './credentials.ts';

@@ -23,9 +23,15 @@ export type Route = {
   parameters?: Parameter[];
   /** The request body is a record submission (`values` plus children). */
   submission?: boolean;
+  /** The request body is passed on as it came (search end-points). */
+  rawBody?: boolean;
+  /** No authentication (open search end-points). */
+  open?: boolean;
+  /** A search-index end-point: its own access rules apply to clients. */
+  search?: boolean;
   responses: Record<number, string>;
   handler: (req: Request, res: Response) => Promise<void>;
 };
 
-/** `/samples/:id` → `/samples/{id}`. */
-export const openApiPath = (path: string): string => path.replace(/:([A-Za-z_]+)/g, '{$1}');
+/** `/samples/:id` → `/samples/{id}`; `/es/*path` → `/es/{path}`. */
+export const openApiPath = (path: string): string => path.replace(/[:*]([A-Za-z_]+)/g, '{$1}');

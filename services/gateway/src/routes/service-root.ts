@@ -1,6 +1,6 @@
 import express, { type Router } from 'express';
 import { SCOPES } from '../auth/caller.ts';
-import type { MethodName, RestConfig } from '../rest-config.ts';
+import type { MethodName, RestConfig } from '@rex/rest-config';
 import { servicesUrl } from './context.ts';
 import { openApiPath, type Route } from './route.ts';
 
@@ -15,7 +15,7 @@ const CREDENTIALS: Record<MethodName, { header: string; url?: string }> = {
   hmacWebsite: { header: 'Authorization: WEBSITE_ID:<website id>:HMAC:<hex HMAC-SHA1 of the complete URL, keyed with the website password>' },
 };
 
-const EXAMPLE_VALUES: Record<string, string> = { id: '123' };
+const EXAMPLE_VALUES: Record<string, string> = { id: '123', path: '_search' };
 
 function describe(config: RestConfig, routes: Route[], base: string) {
   return {
@@ -40,7 +40,7 @@ function describe(config: RestConfig, routes: Route[], base: string) {
       resource: route.resource,
       method: route.method.toUpperCase(),
       path: openApiPath(route.path).slice(1),
-      example: `${base}${route.path.replace(/:([A-Za-z_]+)/g, (_m, name: string) => EXAMPLE_VALUES[name] ?? name)}`,
+      example: `${base}${route.path.replace(/[:*]([A-Za-z_]+)/g, (_m, name: string) => EXAMPLE_VALUES[name] ?? name)}`,
       help: route.summary,
       parameters: route.parameters ?? [],
       responses: route.responses,
@@ -67,13 +67,16 @@ export function openApi(config: RestConfig, routes: Route[], base: string): Reco
     const path = openApiPath(route.path);
     paths[path] ??= {};
     paths[path][route.method] = {
-      operationId: `${route.method}${route.resource.replace(/(^|[-_])(\w)/g, (_m, _s, c: string) => c.toUpperCase())}${route.path.includes(':') ? 'ById' : ''}`,
+      operationId: `${route.method}${route.resource.replace(/(^|[-_])(\w)/g, (_m, _s, c: string) => c.toUpperCase())}${route.path.includes(':') ? 'ById' : route.path.includes('*') ? 'Path' : ''}`,
       summary: route.summary,
       tags: [route.resource],
       parameters: (route.parameters ?? []).map((p) => ({ name: p.name, in: p.in, required: p.in === 'path' || !!p.required, description: p.description, schema: { type: p.type } })),
       ...(route.submission
         ? { requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/Submission' } } } } }
-        : {}),
+        : route.rawBody && route.method === 'post'
+          ? { requestBody: { required: false, content: { 'application/json': { schema: { type: 'object' } } } } }
+          : {}),
+      ...(route.open ? { security: [] } : {}),
       responses: Object.fromEntries(
         Object.entries(route.responses).map(([status, description]) => [
           status,

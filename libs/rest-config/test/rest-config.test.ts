@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DEVELOPMENT_CONFIG, loadRestConfig, RestConfigError } from '../../src/rest-config.ts';
+import { DEVELOPMENT_CONFIG, loadRestConfig, RestConfigError } from '../src/index.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'rex-config-'));
 function file(name: string, text: string): string {

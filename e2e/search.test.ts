@@ -1,0 +1,187 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO } from '@rex/admin';
+import { startGateway, type ExtraGateway } from './support/gateway.ts';
+import { DB_CLIENT, WEBSITE_PASSWORD, api, clientToken, setUpWorld, token } from './support/world.ts';
+
+type Received = { method: string; url: string; body: string };
+
+/** A stand-in for Elasticsearch on loopback: records what it receives and answers like an index. */
+async function startIndex(): Promise<{ url: string; received: Received[]; server: Server }> {
+  const received: Received[] = [];
+  const server = createServer((req: IncomingMessage, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      received.push({ method: req.method!, url: req.url!, body });
+      if (body.includes('"broken"')) {
+        res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { root_cause: [{ reason: 'Failed to parse query [broken' }] } }));
+      } else if (body.includes('"explode"')) {
+        res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { reason: 'shard failure' } }));
+      } else {
+        res.writeHead(200, { 'content-type': 'application/json; charset=UTF-8' }).end(JSON.stringify({ hits: { total: { value: 1 }, hits: [{ _id: '1' }] } }));
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, received, server };
+}
+
+let index: Awaited<ReturnType<typeof startIndex>>;
+let gateway: ExtraGateway;
+const last = () => index.received.at(-1)!;
+const jsonBody = () => JSON.parse(last().body);
+
+beforeAll(async () => {
+  await setUpWorld();
+  index = await startIndex();
+  const allowed = { get: { '/^_search/': 'search', '^_mapping': 'mappings' }, post: { '/^_search/': 'search' } };
+  gateway = await startGateway(
+    {
+      authentication_methods: {
+        jwtUser: { allow_http: true, resource_options: { search_index: { es: { limit_to_own_data: true } } } },
+        jwtClient: { allow_http: true, resource_options: { search_index: ['es'] } },
+        directClient: { allow_http: true, resource_options: { elasticsearch: ['es'] } },
+        directWebsite: { allow_http: true },
+      },
+      search_index: {
+        es: { index: 'occurrence', url: index.url, allowed },
+        open: { open: true, apply_filters: false, index: 'public_alias', url: index.url, allowed: { get: { '^_search': 'search' } } },
+        down: { index: 'x', url: 'http://127.0.0.1:9', allowed: { get: { '^_search': 'search' } } },
+      },
+    },
+    {},
+    true,
+  );
+});
+
+afterAll(() => {
+  gateway?.stop();
+  index?.server.close();
+});
+
+describe('search-index proxy', () => {
+  it("when a user searches, then the request reaches <url>/<index>/<path> with the user's built-in filter and without API parameters", async () => {
+    const response = await api('POST', `${gateway.services}/es/_search?size=5&user=x&secret=y&format=json`, {
+      token: await token(),
+      body: { query: { match: { 'taxon.accepted_name': 'Erithacus rubecula' } } },
+    });
+    expect(response.status).toBe(200);
+    expect(response.body.hits.total.value).toBe(1);
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(last().url).toBe('/occurrence/_search?size=5');
+    const sent = jsonBody();
+    expect(sent.track_total_hits).toBe(true);
+    expect(sent.query.bool.must).toEqual([{ match: { 'taxon.accepted_name': 'Erithacus rubecula' } }]);
+    expect(sent.query.bool.filter).toEqual([
+      { term: { 'metadata.created_by_id': String(DEMO.userId) } },
+      { term: { 'metadata.website.id': String(DEMO.websiteId) } },
+      { query_string: { query: 'metadata.confidential:false AND metadata.release_status:R AND ((metadata.sensitivity_blur:F) OR (!metadata.sensitivity_blur:*))' } },
+    ]);
+  });
+
+  it("when a client connection searches, then the connection's filter is merged into its own bool query", async () => {
+    const response = await api('POST', `${gateway.services}/es/_search?proj_id=${DB_CLIENT.projId}`, {
+      headers: { Authorization: `USER:${DB_CLIENT.username}:SECRET:${DB_CLIENT.secret}` },
+      body: { query: { bool: { filter: { term: { 'taxon.group': 'birds' } } } } },
+    });
+    expect(response.status, response.text).toBe(200);
+    expect(jsonBody().query.bool.filter).toEqual([
+      { term: { 'taxon.group': 'birds' } },
+      { terms: { 'metadata.website.id': [String(DEMO.websiteId)] } },
+      {
+        query_string: {
+          query: 'metadata.confidential:false AND NOT metadata.hide_sample_as_private:true AND metadata.release_status:R AND ((metadata.sensitivity_blur:B) OR (!metadata.sensitivity_blur:*))',
+        },
+      },
+    ]);
+  });
+
+  it('when a path is not in the allow-list, or the bare end-point is asked for, then 400 and nothing is forwarded', async () => {
+    const before = index.received.length;
+    for (const path of ['/es/_delete_by_query', '/es', '/es/doc/1']) {
+      const response = await api('GET', `${gateway.services}${path}`, { token: await token() });
+      expect(response.status, `${path} ${response.text}`).toBe(400);
+      expect(response.body.code).toBe(400);
+    }
+    expect(index.received.length).toBe(before);
+  });
+
+  it('when a GET mapping is asked for, then it is forwarded without a filter', async () => {
+    const response = await api('GET', `${gateway.services}/es/_mapping`, { token: await token() });
+    expect(response.status).toBe(200);
+    expect(last()).toMatchObject({ method: 'GET', url: '/occurrence/_mapping', body: '' });
+  });
+
+  it('when the method does not list search end-points, or not this one, then 403', async () => {
+    const asWebsite = await api('GET', `${gateway.services}/es/_search`, { headers: { Authorization: `WEBSITE_ID:${DEMO.websiteId}:SECRET:${WEBSITE_PASSWORD}` } });
+    expect(asWebsite.status).toBe(403);
+    expect(asWebsite.body.message).toBe('Search index access is not enabled for directWebsite authentication');
+    const otherEndpoint = await api('GET', `${gateway.services}/down/_search`, { token: await token() });
+    expect(otherEndpoint.status).toBe(403);
+    expect(otherEndpoint.body.message).toBe('Search request to down is not enabled for jwtUser authentication');
+  });
+
+  it('when a jwtClient connection POSTs a search, then 405; a GET search is served', async () => {
+    const bearer = await clientToken();
+    expect((await api('POST', `${gateway.services}/es/_search?proj_id=${DB_CLIENT.projId}`, { token: bearer, body: {} })).status).toBe(405);
+    expect((await api('GET', `${gateway.services}/es/_search?proj_id=${DB_CLIENT.projId}`, { token: bearer })).status).toBe(200);
+  });
+
+  it("when a connection does not list the end-point, then 403", async () => {
+    const response = await api('GET', `${gateway.services}/es/_search?proj_id=${DB_CLIENT.limitedProjId}`, {
+      headers: { Authorization: `USER:${DB_CLIENT.username}:SECRET:${DB_CLIENT.secret}` },
+    });
+    expect(response.status).toBe(403);
+    expect(response.body.message).toBe('Search request to es is not enabled for this client');
+  });
+
+  it('when an open end-point is asked without credentials, then it is forwarded without a filter', async () => {
+    const response = await api('GET', `${gateway.services}/open/_search?q=robin`);
+    expect(response.status).toBe(200);
+    expect(last()).toMatchObject({ method: 'GET', url: '/public_alias/_search?q=robin' });
+  });
+
+  it('when unauthenticated callers try a closed end-point, then 401', async () => {
+    expect((await api('GET', `${gateway.services}/es/_search`)).status).toBe(401);
+  });
+
+  it('when the index refuses the query, then 400 with its reason; when it fails, 503', async () => {
+    const refused = await api('POST', `${gateway.services}/es/_search`, { token: await token(), body: { query: { match: { broken: 1 } } } });
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toMatch(/^Failed to parse query/);
+    const failed = await api('POST', `${gateway.services}/es/_search`, { token: await token(), body: { query: { match: { explode: 1 } } } });
+    expect(failed.status).toBe(503);
+  });
+
+  it('when the index cannot be reached, then a JSON 503 at once', async () => {
+    const open = await startGateway(
+      { authentication_methods: { jwtUser: { allow_http: true, resource_options: { search_index: ['down'] } } }, search_index: { down: { index: 'x', url: 'http://127.0.0.1:9' } } },
+      {},
+      true,
+    );
+    try {
+      const response = await api('GET', `${open.services}/down/_search`, { token: await token() });
+      expect(response.status).toBe(503);
+      expect(response.body.message).toMatch(/cannot be reached/);
+    } finally {
+      open.stop();
+    }
+  });
+
+  it('when debug=true is given, then the body that would be sent comes back and nothing is forwarded', async () => {
+    const before = index.received.length;
+    const response = await api('POST', `${gateway.services}/es/_search?debug=true`, { token: await token(), body: { size: 0 } });
+    expect(response.status).toBe(200);
+    expect(response.body.size).toBe(0);
+    expect(response.body.query.bool.filter.length).toBe(3);
+    expect(index.received.length).toBe(before);
+  });
+
+  it('when OPTIONS is asked of an end-point, then GET, POST and OPTIONS are allowed', async () => {
+    const response = await api('OPTIONS', `${gateway.services}/es/_search`);
+    expect(response.headers.get('allow')).toBe('GET, POST, OPTIONS');
+  });
+});

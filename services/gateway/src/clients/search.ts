@@ -1,0 +1,23 @@
+import { CHANNEL_OPTIONS, grpc } from '@rex/grpc';
+import { searchV1, type AuthContext, type ForwardChunk__Output, type SearchOptions, type SearchServiceClient } from '@rex/protos';
+
+export type ForwardCall = {
+  auth: AuthContext | undefined;
+  endpoint: string;
+  method: string;
+  path: string;
+  query: string;
+  body: Buffer;
+  options: SearchOptions;
+};
+
+/** The gateway's client of the search service: a server-streaming forward with a deadline. */
+export function createSearchClient(address: string, deadlineMs: number) {
+  const client = new searchV1.SearchService(address, grpc.credentials.createInsecure(), CHANNEL_OPTIONS) as SearchServiceClient;
+  return {
+    forward: (request: ForwardCall): grpc.ClientReadableStream<ForwardChunk__Output> => client.Forward(request, { deadline: Date.now() + deadlineMs }),
+    close: () => client.close(),
+  };
+}
+
+export type SearchClient = ReturnType<typeof createSearchClient>;

@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { compileAllowList, compilePattern, isAllowed } from '../../src/domain/allow-list.ts';
+import { FilterError, applyFilter, builtInClauses, type Searcher } from '../../src/domain/filter.ts';
+
+const base: Searcher = { websiteId: '1', scope: 'SCOPE_REPORTING', limitToWebsite: false, limitToOwnData: false, allowAnonymous: false };
+const connection = { allowConfidential: false, allowSensitive: true, allowUnreleased: false, fullPrecisionSensitiveRecords: false };
+
+describe('builtInClauses', () => {
+  it('when a connection with reporting sharing searches, then it gets the website list and the default query string', () => {
+    expect(builtInClauses({ ...base, connection })).toEqual([
+      { terms: { 'metadata.website.id': ['1'] } },
+      {
+        query_string: {
+          query: 'metadata.confidential:false AND NOT metadata.hide_sample_as_private:true AND metadata.release_status:R AND ((metadata.sensitivity_blur:B) OR (!metadata.sensitivity_blur:*))',
+        },
+      },
+    ]);
+  });
+
+  it('when the connection allows confidential, unreleased and full-precision records but not sensitive ones, then the query string says so', () => {
+    const [, clause] = builtInClauses({ ...base, connection: { allowConfidential: true, allowSensitive: false, allowUnreleased: true, fullPrecisionSensitiveRecords: true } });
+    expect(clause).toEqual({ query_string: { query: 'metadata.sensitive:false AND ((metadata.sensitivity_blur:F) OR (!metadata.sensitivity_blur:*))' } });
+  });
+
+  it('when a user searches within the website, then own records of the website only, full precision', () => {
+    expect(builtInClauses({ ...base, userId: '7', scope: 'SCOPE_USER_WITHIN_WEBSITE' })).toEqual([
+      { term: { 'metadata.created_by_id': '7' } },
+      { term: { 'metadata.website.id': '1' } },
+      { query_string: { query: 'metadata.confidential:false AND metadata.release_status:R AND ((metadata.sensitivity_blur:F) OR (!metadata.sensitivity_blur:*))' } },
+    ]);
+  });
+
+  it('when own data is required but there is no user, then the search is refused unless anonymous searches are allowed', () => {
+    expect(() => builtInClauses({ ...base, limitToOwnData: true })).toThrow(FilterError);
+    expect(() => builtInClauses({ ...base, limitToOwnData: true, allowAnonymous: true })).not.toThrow();
+  });
+});
+
+describe('applyFilter', () => {
+  const clauses = [{ term: { a: 1 } }];
+
+  it('when there is no query, then a bool filter is created', () => {
+    expect(applyFilter({ size: 0 }, clauses)).toEqual({ size: 0, track_total_hits: true, query: { bool: { filter: clauses } } });
+  });
+
+  it('when the query is not a bool query, then it is kept as bool.must', () => {
+    expect(applyFilter({ query: { match_all: {} } }, clauses).query).toEqual({ bool: { must: [{ match_all: {} }], filter: clauses } });
+  });
+
+  it('when the bool query has a single filter object, then it becomes a list with the clauses after it', () => {
+    expect(applyFilter({ query: { bool: { filter: { term: { b: 2 } }, should: [1] } } }, clauses).query).toEqual({
+      bool: { filter: [{ term: { b: 2 } }, ...clauses], should: [1] },
+    });
+  });
+});
+
+describe('allow-list', () => {
+  it('when patterns use PHP delimiters or are bare, then both compile', () => {
+    expect(compilePattern('/^_search/').test('_search')).toBe(true);
+    expect(compilePattern('/^DOC/i').test('doc/1')).toBe(true);
+    expect(compilePattern('^_mapping').test('_mapping')).toBe(true);
+  });
+
+  it('when a method has no entry, then nothing is allowed for it; no list allows anything', () => {
+    const list = compileAllowList({ get: { '^_search': 'search' } });
+    expect(isAllowed(list, 'GET', '_search')).toBe(true);
+    expect(isAllowed(list, 'post', '_search')).toBe(false);
+    expect(isAllowed(list, 'get', '_delete_by_query')).toBe(false);
+    expect(isAllowed(undefined, 'delete', 'anything')).toBe(true);
+  });
+});
