@@ -185,3 +185,11 @@ describe('search-index proxy', () => {
     expect(response.headers.get('allow')).toBe('GET, POST, OPTIONS');
   });
 });
+
+describe('the development configuration', () => {
+  it('when no index server runs, then its search end-point answers a clear JSON 503', async () => {
+    const response = await api('GET', '/es/_search', { token: await token() });
+    expect(response.status).toBe(503);
+    expect(response.body.message).toBe('The search index of es cannot be reached.');
+  });
+});

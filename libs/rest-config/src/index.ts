@@ -80,6 +80,12 @@ export type RestConfig = z.infer<typeof RestConfigSchema> & {
   methods: { name: MethodName; options: MethodOptions }[];
 };
 
+/** Names the API's own resources use; a search end-point may not take one. */
+const RESERVED_NAMES = new Set([
+  'samples', 'occurrences', 'locations', 'sample_media', 'occurrence_media', 'location_media', 'sample-media', 'occurrence-media',
+  'location-media', 'media-queue', 'reports', 'taxon-observations', 'annotations', 'projects', 'surveys', 'openapi.json',
+]);
+
 export const DEVELOPMENT_CONFIG = fileURLToPath(new URL('../../../config/development.yaml', import.meta.url));
 
 export class RestConfigError extends Error {}
@@ -99,6 +105,11 @@ export function loadRestConfig(path: string = DEVELOPMENT_CONFIG): RestConfig {
     throw new RestConfigError(`invalid REST configuration ${path}:\n${lines.join('\n')}`);
   }
   const config = result.data;
+  const endpoints = config.search_index ?? config.elasticsearch ?? {};
+  const clashes = Object.keys(endpoints).filter((name) => RESERVED_NAMES.has(name) || !/^[A-Za-z0-9_-]+$/.test(name));
+  if (clashes.length) {
+    throw new RestConfigError(`invalid REST configuration ${path}:\n  search_index: end-point name(s) ${clashes.join(', ')} clash with API resources or are not plain names`);
+  }
   const methods = Object.entries(config.authentication_methods).map(([name, options]) => ({
     name: name as MethodName,
     options: options as MethodOptions,

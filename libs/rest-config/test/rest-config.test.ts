@@ -38,6 +38,10 @@ describe('loadRestConfig', () => {
     expect(() => loadRestConfig(file('bad3.yaml', 'search_index:\n  es:\n    index: occurrence\n'))).toThrow(/search_index\.es\.url/);
   });
 
+  it('when a search end-point is named like an API resource, then loading fails naming it', () => {
+    expect(() => loadRestConfig(file('bad4.yaml', 'search_index:\n  samples:\n    index: x\n    url: http://127.0.0.1:9200\n'))).toThrow(/search_index: end-point name\(s\) samples/);
+  });
+
   it('when the file is missing, then a RestConfigError says which file', () => {
     expect(() => loadRestConfig(join(dir, 'missing.yaml'))).toThrow(RestConfigError);
   });
