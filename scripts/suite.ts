@@ -17,9 +17,10 @@ export type SuiteOptions = {
   gatewayPort?: number;
   recordsPort?: number;
   searchPort?: number;
+  reportsPort?: number;
   env?: Record<string, string>;
   /** Fixed /metrics ports; free ones are picked otherwise. */
-  metricsPorts?: { gateway?: number; records?: number; search?: number };
+  metricsPorts?: { gateway?: number; records?: number; search?: number; reports?: number };
   /** Where the services' logs go; 'inherit' shows them on this terminal. */
   logs?: 'inherit' | 'ignore' | string;
   onProgress?: (message: string) => void;
@@ -29,8 +30,9 @@ export type Suite = {
   gatewayUrl: string;
   databaseUrl: string;
   recordsAddress: string;
+  reportsAddress: string;
   demoPrivateKey: string;
-  processes: { records: ChildProcess; search: ChildProcess; gateway: ChildProcess };
+  processes: { records: ChildProcess; reports: ChildProcess; search: ChildProcess; gateway: ChildProcess };
   stop: () => Promise<void>;
 };
 
@@ -124,7 +126,7 @@ export async function startSuite(options: SuiteOptions = {}): Promise<Suite> {
     const common = { DATABASE_URL: databaseUrl, ...options.env };
 
     progress('starting records');
-    const metricsPort = (name: 'gateway' | 'records' | 'search') => String(options.metricsPorts?.[name] ?? 0);
+    const metricsPort = (name: 'gateway' | 'records' | 'search' | 'reports') => String(options.metricsPorts?.[name] ?? 0);
     const records = spawnService(
       'records',
       { ...common, GRPC_HOST: '127.0.0.1', GRPC_PORT: String(recordsPort), METRICS_PORT: metricsPort('records') },
@@ -140,10 +142,19 @@ export async function startSuite(options: SuiteOptions = {}): Promise<Suite> {
       options.logs,
     );
     started.push(search);
+    const reportsPort = options.reportsPort ?? (await freePort());
+    const reportsAddress = `127.0.0.1:${reportsPort}`;
+    progress('starting reports');
+    const reports = spawnService(
+      'reports',
+      { ...common, GRPC_HOST: '127.0.0.1', GRPC_PORT: String(reportsPort), METRICS_PORT: metricsPort('reports') },
+      options.logs,
+    );
+    started.push(reports);
     progress('starting gateway');
     const gateway = spawnService(
       'gateway',
-      { ...common, GATEWAY_PORT: String(gatewayPort), RECORDS_ADDR: recordsAddress, SEARCH_ADDR: searchAddress, METRICS_PORT: metricsPort('gateway') },
+      { ...common, GATEWAY_PORT: String(gatewayPort), RECORDS_ADDR: recordsAddress, SEARCH_ADDR: searchAddress, REPORTS_ADDR: reportsAddress, METRICS_PORT: metricsPort('gateway') },
       options.logs,
     );
     started.push(gateway);
@@ -151,6 +162,7 @@ export async function startSuite(options: SuiteOptions = {}): Promise<Suite> {
     await Promise.all([
       waitFor('records', () => grpcServing(recordsAddress, 'records.v1.RecordsService'), records),
       waitFor('search', () => grpcServing(searchAddress, 'search.v1.SearchService'), search),
+      waitFor('reports', () => grpcServing(reportsAddress, 'reports.v1.ReportsService'), reports),
       waitFor('gateway', async () => (await fetch(`${gatewayUrl}/readyz`)).ok, gateway),
     ]);
 
@@ -161,12 +173,13 @@ export async function startSuite(options: SuiteOptions = {}): Promise<Suite> {
       gatewayUrl,
       databaseUrl,
       recordsAddress,
+      reportsAddress,
       demoPrivateKey,
-      processes: { records, search, gateway },
+      processes: { records, reports, search, gateway },
       async stop() {
         rmSync(suiteFile, { force: true });
         await stopChild(gateway);
-        await Promise.all([stopChild(records), stopChild(search)]);
+        await Promise.all([stopChild(records), stopChild(search), stopChild(reports)]);
         await embedded?.stop();
       },
     };

@@ -36,6 +36,7 @@ export async function startGateway(config: Record<string, unknown>, env: Record<
       SEARCH_ADDR: `127.0.0.1:${searchPort}`,
       DATABASE_URL: inject('databaseUrl'),
       RECORDS_ADDR: inject('recordsAddress'),
+      REPORTS_ADDR: inject('reportsAddress'),
       GATEWAY_PORT: String(port),
       METRICS_PORT: '0',
       REX_CONFIG: configFile,

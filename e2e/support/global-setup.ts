@@ -18,6 +18,8 @@ declare module 'vitest' {
     otlpUrl: string;
     gatewayMetricsUrl: string;
     recordsMetricsUrl: string;
+    reportsMetricsUrl: string;
+    reportsAddress: string;
   }
 }
 
@@ -32,7 +34,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   }
   const databaseUrl = await createDatabase(serverUrl, databaseName);
   const otlp = await startOtlpReceiver();
-  const [gatewayMetricsPort, recordsMetricsPort] = [await freePort(), await freePort()];
+  const [gatewayMetricsPort, recordsMetricsPort, reportsMetricsPort] = [await freePort(), await freePort(), await freePort()];
   const suite = await startSuite({
     dataDir,
     databaseUrl,
@@ -43,8 +45,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
       LOG_LEVEL: 'warn',
       AUTH_CACHE_TTL_MS: '0',
       REFERENCE_CACHE_TTL_MS: '0',
+      PROJECTOR_IDLE_MS: '20',
     },
-    metricsPorts: { gateway: gatewayMetricsPort, records: recordsMetricsPort },
+    metricsPorts: { gateway: gatewayMetricsPort, records: recordsMetricsPort, reports: reportsMetricsPort },
   });
   project.provide('gatewayUrl', suite.gatewayUrl);
   project.provide('databaseUrl', databaseUrl);
@@ -53,6 +56,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide('otlpUrl', otlp.url);
   project.provide('gatewayMetricsUrl', `http://127.0.0.1:${gatewayMetricsPort}/metrics`);
   project.provide('recordsMetricsUrl', `http://127.0.0.1:${recordsMetricsPort}/metrics`);
+  project.provide('reportsMetricsUrl', `http://127.0.0.1:${reportsMetricsPort}/metrics`);
+  project.provide('reportsAddress', suite.reportsAddress);
 
   return async () => {
     await suite.stop();

@@ -26,7 +26,17 @@ const second = keyPair();
 const clientKeys = keyPair();
 
 export const WEBSITE_PASSWORD = 'demo-website-password';
-export const DB_CLIENT = { id: 10, username: 'dbclient', secret: 'db-client-secret', projId: 'P1', noDataProjId: 'P2', limitedProjId: 'P3' };
+export const DB_CLIENT = {
+  id: 10,
+  username: 'dbclient',
+  secret: 'db-client-secret',
+  projId: 'P1',
+  noDataProjId: 'P2',
+  limitedProjId: 'P3',
+  confidentialProjId: 'P4',
+  noReportsProjId: 'P5',
+  oneReportProjId: 'P6',
+};
 
 export async function setUpWorld(): Promise<void> {
   const pool = createPool(inject('databaseUrl'), { max: 1 });
@@ -65,6 +75,14 @@ export async function setUpWorld(): Promise<void> {
               { proj_id: DB_CLIENT.projId, website_id: DEMO.websiteId, title: 'Reporting', sharing: 'reporting', search_index: ['es'] },
               { proj_id: DB_CLIENT.noDataProjId, website_id: DEMO.websiteId, title: 'No data', allow_data_resources: false },
               { proj_id: DB_CLIENT.limitedProjId, website_id: DEMO.websiteId, title: 'Occurrences only', limit_to_data_resources: ['occurrences'] },
+              { proj_id: DB_CLIENT.confidentialProjId, website_id: DEMO.websiteId, title: 'With confidential records', allow_confidential: true },
+              { proj_id: DB_CLIENT.noReportsProjId, website_id: DEMO.websiteId, title: 'No reports', allow_reports: false },
+              {
+                proj_id: DB_CLIENT.oneReportProjId,
+                website_id: DEMO.websiteId,
+                title: 'One report',
+                limit_to_reports: ['library/occurrences/explore_list.xml'],
+              },
             ],
           },
         ],
@@ -135,6 +153,19 @@ export async function api(method: string, path: string, options: { token?: strin
     parsed = undefined;
   }
   return { status: response.status, headers: response.headers, body: parsed, text };
+}
+
+/** Waits until `check` passes (the read model follows writes within about a second). */
+export async function eventually<T>(check: () => Promise<T>, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await check();
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
 }
 
 /** A valid sample submission for the demo survey; `values` override the defaults. */

@@ -8,11 +8,15 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => value);
 export type Pool = pg.Pool;
 export type PoolClient = pg.PoolClient;
 
-export function createPool(connectionString: string, options: { max?: number; applicationName?: string } = {}): pg.Pool {
+export function createPool(
+  connectionString: string,
+  options: { max?: number; applicationName?: string; statementTimeoutMs?: number } = {},
+): pg.Pool {
   const pool = new pg.Pool({
     connectionString,
     max: options.max ?? 10,
     application_name: options.applicationName,
+    statement_timeout: options.statementTimeoutMs,
     connectionTimeoutMillis: 5_000,
     idleTimeoutMillis: 30_000,
   });

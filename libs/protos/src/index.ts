@@ -3,14 +3,16 @@ import * as protoLoader from '@grpc/proto-loader';
 import { LOADER_OPTIONS, PROTO_FILES } from './options.ts';
 import type { ProtoGrpcType as RecordsProto } from './generated/records_service.ts';
 import type { ProtoGrpcType as SearchProto } from './generated/search_service.ts';
+import type { ProtoGrpcType as ReportsProto } from './generated/reports_service.ts';
 
 export { LOADER_OPTIONS, PROTO_FILES, PROTOS_DIR } from './options.ts';
 
 const definition = protoLoader.loadSync(PROTO_FILES, { ...LOADER_OPTIONS, includeDirs: [...LOADER_OPTIONS.includeDirs] });
-const loaded = grpc.loadPackageDefinition(definition) as unknown as RecordsProto & SearchProto;
+const loaded = grpc.loadPackageDefinition(definition) as unknown as RecordsProto & SearchProto & ReportsProto;
 
 export const recordsV1 = loaded.records.v1;
 export const searchV1 = loaded.search.v1;
+export const reportsV1 = loaded.reports.v1;
 
 export type { AuthContext } from './generated/common/v1/AuthContext.ts';
 export type { AuthContext__Output } from './generated/common/v1/AuthContext.ts';
@@ -34,3 +36,12 @@ export type { SearchServiceClient, SearchServiceHandlers } from './generated/sea
 export type { ForwardRequest, ForwardRequest__Output } from './generated/search/v1/ForwardRequest.ts';
 export type { ForwardChunk, ForwardChunk__Output } from './generated/search/v1/ForwardChunk.ts';
 export type { SearchOptions } from './generated/search/v1/SearchOptions.ts';
+export type { ReportsServiceClient, ReportsServiceHandlers } from './generated/reports/v1/ReportsService.ts';
+export type { ReportAccess, ReportAccess__Output } from './generated/reports/v1/ReportAccess.ts';
+export type { ListFolderRequest__Output } from './generated/reports/v1/ListFolderRequest.ts';
+export type { ListFolderResponse, ListFolderResponse__Output } from './generated/reports/v1/ListFolderResponse.ts';
+export type { FolderEntry, FolderEntry__Output } from './generated/reports/v1/FolderEntry.ts';
+export type { DescribeReportRequest__Output } from './generated/reports/v1/DescribeReportRequest.ts';
+export type { DescribeReportResponse, DescribeReportResponse__Output } from './generated/reports/v1/DescribeReportResponse.ts';
+export type { RunReportRequest, RunReportRequest__Output } from './generated/reports/v1/RunReportRequest.ts';
+export type { RunReportChunk, RunReportChunk__Output } from './generated/reports/v1/RunReportChunk.ts';

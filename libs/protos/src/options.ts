@@ -21,6 +21,7 @@ export const PROTO_FILES = [
   'common/v1/values.proto',
   'records/v1/records_service.proto',
   'search/v1/search_service.proto',
+  'reports/v1/reports_service.proto',
   'google/rpc/status.proto',
   'google/rpc/error_details.proto',
 ];

@@ -6,6 +6,8 @@ export const GatewayEnv = CommonEnv.extend({
   DATABASE_URL: z.string().min(1).describe('PostgreSQL connection string (schema auth)'),
   REX_CONFIG: z.string().optional().describe('REST configuration file (YAML or JSON); unset → the development configuration'),
   RECORDS_ADDR: z.string().default('127.0.0.1:50051').describe('records service address, host:port'),
+  REPORTS_ADDR: z.string().default('127.0.0.1:50052').describe('reports service address, host:port'),
+  REPORT_DEADLINE_MS: z.coerce.number().int().min(1).default(120_000).describe('deadline of a report run (large outputs stream)'),
   SEARCH_ADDR: z.string().default('127.0.0.1:50053').describe('search service address, host:port'),
   SEARCH_DEADLINE_MS: z.coerce.number().int().min(1).default(60_000).describe('deadline of a search forward (the index may be slow)'),
   GRPC_DEADLINE_MS: z.coerce.number().int().min(1).default(5_000).describe('deadline of every call to a backend'),

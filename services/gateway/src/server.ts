@@ -8,7 +8,9 @@ import { directClient, directUser, directWebsite } from './auth/direct.ts';
 import { hmacClient, hmacWebsite } from './auth/hmac.ts';
 import { jwtClient } from './auth/jwt-client.ts';
 import { jwtUser } from './auth/jwt-user.ts';
+import { createReportsClient } from './clients/reports.ts';
 import { createSearchClient } from './clients/search.ts';
+import { reportRoutes } from './routes/reports.ts';
 import { sampleRoutes } from './routes/samples.ts';
 import { searchRoutes } from './routes/search.ts';
 import { createRecordsClient } from './clients/records.ts';
@@ -26,6 +28,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger, restCo
   const directory = createDirectory(pool, config.AUTH_CACHE_TTL_MS);
   const records = createRecordsClient(config.RECORDS_ADDR, config.GRPC_DEADLINE_MS);
   const search = createSearchClient(config.SEARCH_ADDR, config.SEARCH_DEADLINE_MS);
+  const reports = createReportsClient(config.REPORTS_ADDR, config.GRPC_DEADLINE_MS, config.REPORT_DEADLINE_MS);
 
   let stopping = false;
   let databaseReachable = true;
@@ -45,7 +48,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger, restCo
       hmacClient: hmacClient(restConfig),
       hmacWebsite: hmacWebsite(directory),
     },
-    routes: [...sampleRoutes(records), ...searchRoutes(restConfig, search)],
+    routes: [...sampleRoutes(records), ...reportRoutes(reports), ...searchRoutes(restConfig, search)],
     logger,
     bodyLimit: config.BODY_LIMIT,
     trustProxy: config.TRUSTED_PROXIES,
@@ -76,6 +79,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger, restCo
       clearTimeout(timer);
       records.close();
       search.close();
+      reports.close();
       await pool.end();
     },
   };

@@ -122,6 +122,8 @@ export const Fixtures = z
             name: z.string().min(1),
             website_id: id,
             public: z.boolean().default(false),
+            location_type_id: id.optional(),
+            code: z.string().optional(),
             created_by_id: id.default(1),
             centroid_sref: z.string().optional(),
             centroid_sref_system: z.string().optional(),

@@ -179,20 +179,28 @@ export async function importFixtures(pool: Pool, fixtures: Fixtures): Promise<Co
         client,
         'records.locations',
         {
-          id: l.id, name: l.name, website_id: l.website_id, public: l.public, centroid_sref: l.centroid_sref ?? null,
+          id: l.id, name: l.name, website_id: l.website_id, public: l.public, location_type_id: l.location_type_id ?? null, code: l.code ?? null, centroid_sref: l.centroid_sref ?? null,
           centroid_sref_system: l.centroid_sref_system ?? null, centroid_geom: geometry, created_by_id: l.created_by_id,
           updated_by_id: l.created_by_id, deleted: false,
         },
         `locations[${i}]`,
+      );
+      await client.query(
+        "INSERT INTO records.outbox (entity, entity_id, operation, website_id, user_id) VALUES ('location', $1, 'update', $2, $3)",
+        [l.id, l.website_id, l.created_by_id],
       );
       count('locations');
     }
     for (const [i, c] of fixtures.occurrence_comments.entries()) {
       try {
         await client.query(
-          `INSERT INTO records.occurrence_comments (occurrence_id, comment, person_name, created_by_id, updated_by_id)
-           SELECT $1, $2, $3, $4, $4 WHERE NOT EXISTS (
-             SELECT 1 FROM records.occurrence_comments WHERE occurrence_id = $1 AND comment = $2 AND NOT deleted)`,
+          `WITH added AS (
+             INSERT INTO records.occurrence_comments (occurrence_id, comment, person_name, created_by_id, updated_by_id)
+             SELECT $1, $2, $3, $4, $4 WHERE NOT EXISTS (
+               SELECT 1 FROM records.occurrence_comments WHERE occurrence_id = $1 AND comment = $2 AND NOT deleted)
+             RETURNING id, occurrence_id)
+           INSERT INTO records.outbox (entity, entity_id, operation, website_id, user_id)
+           SELECT 'occurrence_comment', a.id, 'create', o.website_id, $4 FROM added a JOIN records.occurrences o ON o.id = a.occurrence_id`,
           [c.occurrence_id, c.comment, c.person_name ?? null, c.created_by_id],
         );
       } catch (error) {

@@ -1,0 +1,16 @@
+// Original file: reports/v1/reports_service.proto
+
+import type { AuthContext as _common_v1_AuthContext, AuthContext__Output as _common_v1_AuthContext__Output } from '../../common/v1/AuthContext.ts';
+import type { ReportAccess as _reports_v1_ReportAccess, ReportAccess__Output as _reports_v1_ReportAccess__Output } from '../../reports/v1/ReportAccess.ts';
+
+export interface ListFolderRequest {
+  'auth'?: (_common_v1_AuthContext | null);
+  'path'?: (string);
+  'access'?: (_reports_v1_ReportAccess | null);
+}
+
+export interface ListFolderRequest__Output {
+  'auth': (_common_v1_AuthContext__Output | null);
+  'path': (string);
+  'access': (_reports_v1_ReportAccess__Output | null);
+}

@@ -1,0 +1,13 @@
+// Original file: reports/v1/reports_service.proto
+
+import type { Long } from '@grpc/proto-loader';
+
+export interface ReportHead {
+  'count'?: (number | string | Long);
+  'columns'?: (string)[];
+}
+
+export interface ReportHead__Output {
+  'count': (string);
+  'columns': (string)[];
+}

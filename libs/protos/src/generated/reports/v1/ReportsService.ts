@@ -1,0 +1,51 @@
+// Original file: reports/v1/reports_service.proto
+
+import type * as grpc from '@grpc/grpc-js'
+import type { MethodDefinition } from '@grpc/proto-loader'
+import type { DescribeReportRequest as _reports_v1_DescribeReportRequest, DescribeReportRequest__Output as _reports_v1_DescribeReportRequest__Output } from '../../reports/v1/DescribeReportRequest.ts';
+import type { DescribeReportResponse as _reports_v1_DescribeReportResponse, DescribeReportResponse__Output as _reports_v1_DescribeReportResponse__Output } from '../../reports/v1/DescribeReportResponse.ts';
+import type { ListFolderRequest as _reports_v1_ListFolderRequest, ListFolderRequest__Output as _reports_v1_ListFolderRequest__Output } from '../../reports/v1/ListFolderRequest.ts';
+import type { ListFolderResponse as _reports_v1_ListFolderResponse, ListFolderResponse__Output as _reports_v1_ListFolderResponse__Output } from '../../reports/v1/ListFolderResponse.ts';
+import type { RunReportChunk as _reports_v1_RunReportChunk, RunReportChunk__Output as _reports_v1_RunReportChunk__Output } from '../../reports/v1/RunReportChunk.ts';
+import type { RunReportRequest as _reports_v1_RunReportRequest, RunReportRequest__Output as _reports_v1_RunReportRequest__Output } from '../../reports/v1/RunReportRequest.ts';
+
+export interface ReportsServiceClient extends grpc.Client {
+  DescribeReport(argument: _reports_v1_DescribeReportRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_reports_v1_DescribeReportResponse__Output>): grpc.ClientUnaryCall;
+  DescribeReport(argument: _reports_v1_DescribeReportRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_reports_v1_DescribeReportResponse__Output>): grpc.ClientUnaryCall;
+  DescribeReport(argument: _reports_v1_DescribeReportRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_reports_v1_DescribeReportResponse__Output>): grpc.ClientUnaryCall;
+  DescribeReport(argument: _reports_v1_DescribeReportRequest, callback: grpc.requestCallback<_reports_v1_DescribeReportResponse__Output>): grpc.ClientUnaryCall;
+  describeReport(argument: _reports_v1_DescribeReportRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_reports_v1_DescribeReportResponse__Output>): grpc.ClientUnaryCall;
+  describeReport(argument: _reports_v1_DescribeReportRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_reports_v1_DescribeReportResponse__Output>): grpc.ClientUnaryCall;
+  describeReport(argument: _reports_v1_DescribeReportRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_reports_v1_DescribeReportResponse__Output>): grpc.ClientUnaryCall;
+  describeReport(argument: _reports_v1_DescribeReportRequest, callback: grpc.requestCallback<_reports_v1_DescribeReportResponse__Output>): grpc.ClientUnaryCall;
+  
+  ListFolder(argument: _reports_v1_ListFolderRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_reports_v1_ListFolderResponse__Output>): grpc.ClientUnaryCall;
+  ListFolder(argument: _reports_v1_ListFolderRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_reports_v1_ListFolderResponse__Output>): grpc.ClientUnaryCall;
+  ListFolder(argument: _reports_v1_ListFolderRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_reports_v1_ListFolderResponse__Output>): grpc.ClientUnaryCall;
+  ListFolder(argument: _reports_v1_ListFolderRequest, callback: grpc.requestCallback<_reports_v1_ListFolderResponse__Output>): grpc.ClientUnaryCall;
+  listFolder(argument: _reports_v1_ListFolderRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_reports_v1_ListFolderResponse__Output>): grpc.ClientUnaryCall;
+  listFolder(argument: _reports_v1_ListFolderRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_reports_v1_ListFolderResponse__Output>): grpc.ClientUnaryCall;
+  listFolder(argument: _reports_v1_ListFolderRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_reports_v1_ListFolderResponse__Output>): grpc.ClientUnaryCall;
+  listFolder(argument: _reports_v1_ListFolderRequest, callback: grpc.requestCallback<_reports_v1_ListFolderResponse__Output>): grpc.ClientUnaryCall;
+  
+  RunReport(argument: _reports_v1_RunReportRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_reports_v1_RunReportChunk__Output>;
+  RunReport(argument: _reports_v1_RunReportRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_reports_v1_RunReportChunk__Output>;
+  runReport(argument: _reports_v1_RunReportRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_reports_v1_RunReportChunk__Output>;
+  runReport(argument: _reports_v1_RunReportRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_reports_v1_RunReportChunk__Output>;
+  
+}
+
+export interface ReportsServiceHandlers extends grpc.UntypedServiceImplementation {
+  DescribeReport: grpc.handleUnaryCall<_reports_v1_DescribeReportRequest__Output, _reports_v1_DescribeReportResponse>;
+  
+  ListFolder: grpc.handleUnaryCall<_reports_v1_ListFolderRequest__Output, _reports_v1_ListFolderResponse>;
+  
+  RunReport: grpc.handleServerStreamingCall<_reports_v1_RunReportRequest__Output, _reports_v1_RunReportChunk>;
+  
+}
+
+export interface ReportsServiceDefinition extends grpc.ServiceDefinition {
+  DescribeReport: MethodDefinition<_reports_v1_DescribeReportRequest, _reports_v1_DescribeReportResponse, _reports_v1_DescribeReportRequest__Output, _reports_v1_DescribeReportResponse__Output>
+  ListFolder: MethodDefinition<_reports_v1_ListFolderRequest, _reports_v1_ListFolderResponse, _reports_v1_ListFolderRequest__Output, _reports_v1_ListFolderResponse__Output>
+  RunReport: MethodDefinition<_reports_v1_RunReportRequest, _reports_v1_RunReportChunk, _reports_v1_RunReportRequest__Output, _reports_v1_RunReportChunk__Output>
+}

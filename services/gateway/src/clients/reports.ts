@@ -1,0 +1,29 @@
+import { CHANNEL_OPTIONS, callUnary, grpc } from '@rex/grpc';
+import {
+  reportsV1,
+  type AuthContext,
+  type DescribeReportResponse__Output,
+  type ListFolderResponse__Output,
+  type ReportAccess,
+  type ReportsServiceClient,
+  type RunReportChunk__Output,
+  type RunReportRequest,
+} from '@rex/protos';
+
+const SERVICE = 'reports.v1.ReportsService';
+
+/** The gateway's client of the reports service; every call carries a deadline. */
+export function createReportsClient(address: string, deadlineMs: number, runDeadlineMs: number) {
+  const client = new reportsV1.ReportsService(address, grpc.credentials.createInsecure(), CHANNEL_OPTIONS) as ReportsServiceClient;
+  return {
+    listFolder: (auth: AuthContext, path: string, access: ReportAccess) =>
+      callUnary<object, ListFolderResponse__Output>(client, SERVICE, 'ListFolder', { auth, path, access }, deadlineMs),
+    describeReport: (auth: AuthContext, path: string, access: ReportAccess) =>
+      callUnary<object, DescribeReportResponse__Output>(client, SERVICE, 'DescribeReport', { auth, path, access }, deadlineMs),
+    runReport: (request: RunReportRequest): grpc.ClientReadableStream<RunReportChunk__Output> =>
+      client.RunReport(request, { deadline: Date.now() + runDeadlineMs }),
+    close: () => client.close(),
+  };
+}
+
+export type ReportsClient = ReturnType<typeof createReportsClient>;

@@ -1,0 +1,228 @@
+import type { Request, Response } from 'express';
+import type { FieldValue__Output, ReportAccess, RunReportChunk__Output } from '@rex/protos';
+import { toAuthContext, type Caller } from '../auth/caller.ts';
+import type { ReportsClient } from '../clients/reports.ts';
+import { httpErrorFromGrpc } from '../grpc-errors.ts';
+import { HttpError } from '../http-error.ts';
+import { backend, servicesUrl } from './context.ts';
+import type { Route } from './route.ts';
+
+/** Query parameters that steer the API rather than the report. */
+const CONTROLS = new Set(['limit', 'offset', 'orderby', 'sortdir', 'columns', 'wantCount', 'format', 'proj_id', 'user', 'secret', 'user_id', 'website_id', 'scope', 'known_count', 'callback', '_', 'cached']);
+/** Carried forward into the links the API builds, so they work with the same credentials. */
+const CARRIED = ['proj_id', 'format', 'user', 'user_id', 'website_id', 'secret', 'scope'];
+
+/** What the caller's method options and connection allow of the report library. */
+export function reportAccess(caller: Caller): ReportAccess {
+  const client = caller.client;
+  if (client && !client.allowReports) throw new HttpError(401, 'Access to reports unauthorised');
+  const options = (caller.options?.resource_options?.reports ?? {}) as Record<string, unknown>;
+  return {
+    featuredOnly: options.featured === true || options.summary === true,
+    limitToOwnData: options.limit_to_own_data === true,
+    authorised: Array.isArray(options.authorise) ? options.authorise.map(String) : [],
+    limitToReports: client?.limitToReports ?? [],
+  };
+}
+
+function carried(req: Request): string {
+  const params = new URLSearchParams();
+  for (const name of CARRIED) if (typeof req.query[name] === 'string') params.set(name, req.query[name] as string);
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}
+
+function integer(req: Request, name: string, fallback: number, max: number): number {
+  const raw = req.query[name];
+  if (raw === undefined) return fallback;
+  if (typeof raw !== 'string' || !/^\d{1,9}$/.test(raw) || Number(raw) > max) throw new HttpError(400, `Invalid integer format for ${name} parameter`);
+  return Number(raw);
+}
+
+type Format = 'json' | 'csv' | 'ndjson';
+
+function formatOf(req: Request): Format {
+  const format = req.query.format;
+  if (format === 'csv' || format === 'ndjson' || format === 'json') return format;
+  if (format !== undefined) throw new HttpError(400, 'format must be json, csv or ndjson');
+  const first = (req.get('accept') ?? '').split(';')[0].split(',')[0].trim();
+  return first === 'text/csv' ? 'csv' : first === 'application/x-ndjson' ? 'ndjson' : 'json';
+}
+
+const csvCell = (value: string | null) => (value === null ? '' : /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value);
+const valueOf = (value: FieldValue__Output) => (value.kind === 'text' ? (value.text ?? '') : null);
+
+/** Rows of a report's data array leave out keys whose value is null or empty, as the existing API does. */
+function rowObject(columns: string[], values: FieldValue__Output[], dropEmpty: boolean): Record<string, string | null> {
+  const row: Record<string, string | null> = {};
+  columns.forEach((column, i) => {
+    const value = valueOf(values[i]);
+    if (!dropEmpty || (value !== null && value !== '')) row[column] = value;
+  });
+  return row;
+}
+
+function pageLink(req: Request, offset: number, limit: number, count: number | undefined): string {
+  const url = new URL(`${req.protocol}://${req.get('host')}${req.originalUrl}`);
+  url.searchParams.set('offset', String(offset));
+  url.searchParams.set('limit', String(limit));
+  if (count !== undefined) url.searchParams.set('known_count', String(count));
+  return url.toString();
+}
+
+/** Runs a report and streams its rows to the client as JSON, CSV or NDJSON. */
+function runReport(reports: ReportsClient, req: Request, res: Response, path: string): Promise<void> {
+  const format = formatOf(req);
+  const limit = integer(req, 'limit', 100, 1_000_000);
+  const offset = integer(req, 'offset', 0, 1e9);
+  const wantCount = req.query.wantCount !== '0' && req.query.wantCount !== 'false';
+  const parameters: Record<string, string> = {};
+  for (const [key, value] of Object.entries(req.query)) if (!CONTROLS.has(key) && typeof value === 'string') parameters[key] = value;
+  const sortdir = typeof req.query.sortdir === 'string' ? req.query.sortdir.toUpperCase() : '';
+  if (sortdir && sortdir !== 'ASC' && sortdir !== 'DESC') throw new HttpError(400, 'sortdir must be ASC or DESC');
+  const stream = reports.runReport({
+    auth: toAuthContext(req.caller!),
+    path,
+    parameters,
+    limit,
+    offset,
+    orderBy: typeof req.query.orderby === 'string' ? req.query.orderby : '',
+    sortDir: sortdir,
+    columns: typeof req.query.columns === 'string' ? req.query.columns.split(',').filter(Boolean) : [],
+    wantCount,
+    access: reportAccess(req.caller!),
+  });
+
+  return new Promise((resolve, reject) => {
+    let columns: string[] = [];
+    let count: number | undefined;
+    let rows = 0;
+    let failed = false;
+    const paging = () => {
+      const links: Record<string, string> = { self: pageLink(req, offset, limit, count) };
+      if (offset > 0) links.previous = pageLink(req, Math.max(0, offset - limit), limit, count);
+      if (count !== undefined ? offset + limit < count : rows === limit) links.next = pageLink(req, offset + limit, limit, count);
+      return links;
+    };
+    const send = (text: string) => {
+      if (!res.write(text)) {
+        stream.pause();
+        res.once('drain', () => stream.resume());
+      }
+    };
+    stream.on('data', (chunk: RunReportChunk__Output) => {
+      if (chunk.head) {
+        columns = chunk.head.columns;
+        count = wantCount ? Number(chunk.head.count) : undefined;
+        if (format === 'csv') {
+          res.status(200).type('text/csv');
+          send(`${columns.map(csvCell).join(',')}\r\n`);
+        } else if (format === 'ndjson') {
+          res.status(200).type('application/x-ndjson');
+        } else {
+          res.status(200).type('application/json');
+          send(wantCount ? `{"count":${count},"paging":${JSON.stringify(paging())},"data":[` : '{"data":[');
+        }
+        return;
+      }
+      for (const row of chunk.rows?.rows ?? []) {
+        if (format === 'csv') send(`${row.values.map((v) => csvCell(valueOf(v))).join(',')}\r\n`);
+        else if (format === 'ndjson') send(`${JSON.stringify(rowObject(columns, row.values, false))}\n`);
+        else send(`${rows > 0 ? ',' : ''}${JSON.stringify(rowObject(columns, row.values, true))}`);
+        rows += 1;
+      }
+    });
+    stream.on('error', (error) => {
+      failed = true;
+      if (res.headersSent) {
+        res.destroy(error);
+        resolve();
+      } else reject(httpErrorFromGrpc(error, 'reports') ?? error);
+    });
+    // grpc-js may signal 'end' after 'error': the error has already answered.
+    stream.on('end', () => {
+      if (failed) return;
+      if (format === 'json') res.write(wantCount ? ']}' : `],"count":0,"paging":${JSON.stringify(paging())}}`);
+      res.end();
+      resolve();
+    });
+  });
+}
+
+/** GET {services}/reports[/<folder>…][/<report>.xml[/params|/columns]]. */
+export function reportRoutes(reports: ReportsClient): Route[] {
+  const listing = async (req: Request, res: Response, path: string) => {
+    const { entries } = await backend('reports', reports.listFolder(toAuthContext(req.caller!), path, reportAccess(req.caller!)));
+    const base = `${servicesUrl(req)}/rest/reports`;
+    const credentials = carried(req);
+    const body: Record<string, unknown> = {};
+    for (const entry of [...entries].sort((a, b) => a.title.localeCompare(b.title))) {
+      if (entry.type === 'ENTRY_TYPE_FOLDER') {
+        body[entry.name] = { type: 'folder', title: entry.title, ...(entry.description ? { description: entry.description } : {}), href: `${base}/${entry.path}${credentials}` };
+      } else {
+        const href = `${base}/${entry.path}.xml`;
+        body[path === 'featured' ? entry.path : entry.name] = {
+          type: 'report',
+          title: entry.title,
+          description: entry.description,
+          path: entry.path,
+          ...(entry.featured ? { featured: 'true' } : {}),
+          href: `${href}${credentials}`,
+          params: { href: `${href}/params${credentials}` },
+          columns: { href: `${href}/columns${credentials}` },
+        };
+      }
+    }
+    res.json(body);
+  };
+
+  const describe = async (req: Request, res: Response, path: string, part: 'params' | 'columns') => {
+    const described = await backend('reports', reports.describeReport(toAuthContext(req.caller!), path, reportAccess(req.caller!)));
+    const data: Record<string, unknown> = {};
+    if (part === 'params') {
+      for (const p of described.parameters) {
+        data[p.name] = { display: p.display, description: p.description, datatype: p.datatype, ...(p.hasDefault ? { default: p.default } : {}), ...(Object.keys(p.lookupValues).length ? { lookup_values: p.lookupValues } : {}) };
+      }
+    } else {
+      for (const c of described.columns) data[c.name] = { display: c.display, datatype: c.datatype, visible: c.visible };
+    }
+    res.json({ data });
+  };
+
+  const handler = async (req: Request, res: Response) => {
+    const path = ([] as string[]).concat((req.params as { path?: string | string[] }).path ?? []).join('/');
+    const described = /^(.+\.xml)\/(params|columns)$/.exec(path);
+    if (described) return describe(req, res, described[1], described[2] as 'params' | 'columns');
+    if (path.endsWith('.xml')) {
+      if (!path.includes('/')) throw new HttpError(404, `Unable to find report ${path}`);
+      return runReport(reports, req, res, path);
+    }
+    return listing(req, res, path);
+  };
+
+  return [
+    {
+      resource: 'reports',
+      method: 'get',
+      path: '/reports',
+      summary: 'The top of the report hierarchy: folders (and the virtual featured folder) with titles, descriptions and links.',
+      responses: { 200: 'An object keyed by name of folders and reports' },
+      handler: (req, res) => listing(req, res, ''),
+    },
+    {
+      resource: 'reports',
+      method: 'get',
+      path: '/reports/*path',
+      summary:
+        'A folder of the hierarchy; <path>.xml runs a report with its parameters in the query string (limit, offset, orderby, sortdir, columns, wantCount, format=json|csv|ndjson); <path>.xml/params and /columns describe it.',
+      parameters: [{ name: 'path', in: 'path', type: 'string', description: 'e.g. library/occurrences/filterable_explore_list.xml', required: true }],
+      responses: {
+        200: 'A folder listing, {count, paging, data} of report rows, or the params/columns description',
+        400: 'A missing or invalid parameter',
+        403: 'A report the caller may not run',
+        404: 'No such folder or report',
+      },
+      handler,
+    },
+  ];
+}

@@ -1,0 +1,16 @@
+import { CommonEnv, z } from '@rex/config';
+
+export const ReportsEnv = CommonEnv.extend({
+  DATABASE_URL: z.string().min(1).describe('PostgreSQL connection string: schema reports (written by the projector), records outbox read'),
+  REPORTS_DATABASE_URL: z.string().min(1).optional().describe('where reports run, e.g. a read replica; unset → DATABASE_URL'),
+  GRPC_HOST: z.string().default('0.0.0.0').describe('gRPC listen address'),
+  GRPC_PORT: z.coerce.number().int().min(0).max(65535).default(50052).describe('gRPC listen port; 0 picks a free one'),
+  REPORTS_LIBRARY_DIRS: z.string().default('').describe('extra report folders, separated by ":"; later folders override earlier reports'),
+  REPORT_TIMEOUT_MS: z.coerce.number().int().min(1).default(60_000).describe('longest a report query may run'),
+  PROJECTOR_ENABLED: z.enum(['true', 'false']).default('true').describe('run the outbox projector in this replica'),
+  PROJECTOR_BATCH_SIZE: z.coerce.number().int().min(1).default(500).describe('outbox events applied per transaction'),
+  PROJECTOR_IDLE_MS: z.coerce.number().int().min(1).default(100).describe('pause between polls when there is nothing to apply'),
+  DB_POOL_MAX: z.coerce.number().int().min(1).default(10).describe('largest number of database connections (each pool)'),
+});
+
+export type ReportsConfig = z.infer<typeof ReportsEnv>;

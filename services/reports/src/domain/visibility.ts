@@ -1,0 +1,42 @@
+import type { AuthContext__Output } from '@rex/protos';
+import type { Visibility } from '../library/compile.ts';
+import type { ReportTable } from '../library/definition.ts';
+
+const ALIAS: Record<ReportTable, string> = { occurrences: 'o', samples: 's', occurrence_comments: 'c', locations: 'l' };
+
+export class NotAllowedError extends Error {}
+
+/**
+ * The rows of `table` the caller may see, as SQL on the report's alias:
+ * users their own records (in the website, or everywhere with scope `user`)
+ * or, with a wider scope, their website's; websites their own records;
+ * client connections their website's records, without confidential,
+ * sensitive or unreleased ones unless the connection allows them.
+ */
+export function visibilityFor(table: ReportTable, auth: AuthContext__Output | null, limitToOwnData: boolean): Visibility {
+  if (!auth || auth.entity === 'ENTITY_UNSPECIFIED') throw new NotAllowedError('Reports need an authenticated caller.');
+  const a = ALIAS[table];
+  const values: unknown[] = [];
+  const bind = (value: unknown) => {
+    values.push(value);
+    return `$${values.length}`;
+  };
+  const conditions: string[] = [];
+  const userId = auth.entity === 'ENTITY_USER' && auth.userId !== '0' ? auth.userId : undefined;
+  const ownOnly = userId && (auth.scope === 'SCOPE_USER' || auth.scope === 'SCOPE_USER_WITHIN_WEBSITE' || limitToOwnData);
+  if (limitToOwnData && !userId) throw new NotAllowedError('This report needs an authenticated user.');
+  if (table === 'locations') {
+    conditions.push(`(${a}.website_id = ${bind(auth.websiteId)} OR ${a}.public)`);
+    if (ownOnly) conditions.push(`(${a}.created_by_id = ${bind(userId)} OR ${a}.public)`);
+    return { sql: conditions.join(' AND '), values };
+  }
+  if (!(ownOnly && auth.scope === 'SCOPE_USER')) conditions.push(`${a}.website_id = ${bind(auth.websiteId)}`);
+  if (ownOnly) conditions.push(`${a}.created_by_id = ${bind(userId)}`);
+  const connection = auth.entity === 'ENTITY_CLIENT' ? auth.connection : null;
+  if (table === 'occurrences') {
+    if (!connection?.allowConfidential) conditions.push(`NOT ${a}.confidential`);
+    if (connection && !connection.allowSensitive) conditions.push(`${a}.sensitivity_precision IS NULL`);
+    if (!connection?.allowUnreleased) conditions.push(`${a}.release_status = 'R'`);
+  }
+  return { sql: conditions.join(' AND '), values };
+}

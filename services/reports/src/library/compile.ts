@@ -1,0 +1,165 @@
+import type { ReportColumn, ReportDefinition, ReportParam } from './definition.ts';
+import { PARAM_CASTS, toBindValue } from './param-values.ts';
+
+export class ParamError extends Error {
+  readonly status: 400;
+  readonly parameters: string[];
+
+  constructor(message: string, parameters: string[]) {
+    super(message);
+    this.name = 'ParamError';
+    this.status = 400;
+    this.parameters = parameters;
+  }
+}
+
+/** The caller's row filter, e.g. { sql: 'o.website_id = $1 AND o.created_by_id = $2', values: ['1', '7'] }. */
+export type Visibility = { sql: string; values: unknown[] };
+
+export type RunOptions = { limit: number; offset: number; orderBy?: string; sortDir?: 'ASC' | 'DESC'; columns?: string[] };
+
+export type CompiledReport = { sql: string; values: unknown[]; countSql: string; countValues: unknown[]; columns: ReportColumn[] };
+
+type BindValue = string | string[];
+
+/** Bind values in placeholder order; a parameter used twice reuses its placeholder. */
+type Binder = { values: unknown[]; numbers: Map<string, number> };
+
+const PLACEHOLDER = /#([A-Za-z_][A-Za-z0-9_]*)#/g;
+
+export function compileReport(
+  definition: ReportDefinition,
+  given: Record<string, string>,
+  visibility: Visibility,
+  options: RunOptions,
+): CompiledReport {
+  const columns = selectColumns(definition.columns, options.columns);
+  const orderBy = orderByClause(definition, columns, options);
+  checkPaging(options);
+  const paramValues = resolveParamValues(definition.params, given);
+  const binder: Binder = { values: [...visibility.values], numbers: new Map() };
+  const query = fillQuery(definition, columns, paramValues, visibility, binder);
+  const countValues = [...binder.values];
+  const values = [...binder.values, options.limit, options.offset];
+  return {
+    sql: `${query}${orderBy} LIMIT $${values.length - 1} OFFSET $${values.length}`,
+    values,
+    countSql: `SELECT count(*) AS count FROM (${query}) AS counted`,
+    countValues,
+    columns,
+  };
+}
+
+/** All columns, or the requested ones in the requested order. */
+function selectColumns(columns: ReportColumn[], requested: string[] | undefined): ReportColumn[] {
+  if (requested === undefined || requested.length === 0) {
+    return columns;
+  }
+  const names = [...new Set(requested)];
+  const unknown = names.filter((name) => !columns.some((column) => column.name === name));
+  if (unknown.length > 0) {
+    throw new ParamError(`Unknown columns: ${unknown.join(', ')}`, ['columns']);
+  }
+  return names.map((name) => columns.find((column) => column.name === name) as ReportColumn);
+}
+
+/** A requested sort column first, the definition's order as the tie-breaker so paging stays stable. */
+function orderByClause(definition: ReportDefinition, columns: ReportColumn[], options: RunOptions): string {
+  const terms = [...definition.orderBy];
+  if (options.orderBy !== undefined) {
+    if (!columns.some((column) => column.name === options.orderBy)) {
+      throw new ParamError('Invalid orderby parameter', ['orderby']);
+    }
+    const direction = options.sortDir ?? 'ASC';
+    if (direction !== 'ASC' && direction !== 'DESC') {
+      throw new ParamError('Invalid sortdir parameter', ['sortdir']);
+    }
+    terms.unshift(`"${options.orderBy}" ${direction}`);
+  }
+  return terms.length === 0 ? '' : ` ORDER BY ${terms.join(', ')}`;
+}
+
+function checkPaging(options: RunOptions): void {
+  for (const name of ['limit', 'offset'] as const) {
+    if (!Number.isSafeInteger(options[name]) || options[name] < 0) {
+      throw new ParamError(`Invalid integer format for ${name} parameter`, [name]);
+    }
+  }
+}
+
+/** The value of every parameter that has one (given, else a non-empty default); throws on missing or bad ones. */
+function resolveParamValues(params: ReportParam[], given: Record<string, string>): Map<string, BindValue> {
+  const missing = params
+    .filter((param) => param.default === undefined && givenValue(given, param.name) === undefined)
+    .map((param) => param.name);
+  if (missing.length > 0) {
+    throw new ParamError(`Missing parameters: ${missing.join(', ')}`, missing);
+  }
+  const values = new Map<string, BindValue>();
+  for (const param of params) {
+    const raw = givenValue(given, param.name) ?? (param.default || undefined);
+    if (raw === undefined) {
+      continue;
+    }
+    const value = toBindValue(param, raw);
+    if (value === undefined) {
+      throw new ParamError(`Invalid value for parameter ${param.name}`, [param.name]);
+    }
+    values.set(param.name, value);
+  }
+  return values;
+}
+
+/** An empty string counts as not given, as in the warehouse (`?survey_id=` means no survey filter). */
+function givenValue(given: Record<string, string>, name: string): string | undefined {
+  const value = Object.hasOwn(given, name) ? given[name] : undefined;
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+function fillQuery(
+  definition: ReportDefinition,
+  columns: ReportColumn[],
+  paramValues: Map<string, BindValue>,
+  visibility: Visibility,
+  binder: Binder,
+): string {
+  const paramsByName = new Map(definition.params.map((param) => [param.name, param]));
+  const placeholderFor = (name: string): string => {
+    const param = paramsByName.get(name) as ReportParam;
+    return bindPlaceholder(binder, param, paramValues.get(name) ?? null);
+  };
+  return definition.query.replace(PLACEHOLDER, (_, name: string) => {
+    switch (name) {
+      case 'columns':
+        return columns.map((column) => `${column.sql} AS "${column.name}"`).join(', ');
+      case 'sharing_filter':
+        return visibility.sql.trim() === '' ? 'TRUE' : `(${visibility.sql})`;
+      case 'filters':
+        return filtersSql(definition.params, paramValues, placeholderFor);
+      default:
+        return placeholderFor(name);
+    }
+  });
+}
+
+/** ` AND (<where>)` for every parameter that has a where and a value. */
+function filtersSql(
+  params: ReportParam[],
+  paramValues: Map<string, BindValue>,
+  placeholderFor: (name: string) => string,
+): string {
+  return params
+    .filter((param) => param.where !== undefined && paramValues.has(param.name))
+    .map((param) => ` AND (${(param.where ?? '').replace(PLACEHOLDER, (_, name: string) => placeholderFor(name))})`)
+    .join('');
+}
+
+function bindPlaceholder(binder: Binder, param: ReportParam, value: BindValue | null): string {
+  let number = binder.numbers.get(param.name);
+  if (number === undefined) {
+    binder.values.push(value);
+    number = binder.values.length;
+    binder.numbers.set(param.name, number);
+  }
+  return `$${number}${PARAM_CASTS[param.datatype]}`;
+}

@@ -1,0 +1,128 @@
+import type { ReportParam } from './definition.ts';
+
+/** Warehouse record statuses (occurrences.record_status). */
+const RECORD_STATUSES: Record<string, string> = {
+  I: 'Data entry in progress',
+  C: 'Not reviewed',
+  V: 'Accepted',
+  R: 'Not accepted',
+  D: 'Queried',
+  T: 'Test',
+};
+
+function optional(param: Omit<ReportParam, 'default'>): ReportParam {
+  return { ...param, default: '' };
+}
+
+// Dates follow the warehouse: a record is in a date range when its (vague) date
+// overlaps it, and an edited_date_to day includes that whole day.
+const occurrences: ReportParam[] = [
+  optional({
+    name: 'date_from',
+    display: 'Date from',
+    description: 'Only records dated on or after this date (YYYY-MM-DD)',
+    datatype: 'date',
+    where: 'o.date_end >= #date_from#',
+  }),
+  optional({
+    name: 'date_to',
+    display: 'Date to',
+    description: 'Only records dated on or before this date (YYYY-MM-DD)',
+    datatype: 'date',
+    where: 'o.date_start <= #date_to#',
+  }),
+  optional({
+    name: 'edited_date_from',
+    display: 'Last update date from',
+    description: 'Only records last changed on or after this date (YYYY-MM-DD)',
+    datatype: 'date',
+    where: 'o.updated_on >= #edited_date_from#',
+  }),
+  optional({
+    name: 'edited_date_to',
+    display: 'Last update date to',
+    description: 'Only records last changed on or before this date (YYYY-MM-DD)',
+    datatype: 'date',
+    where: 'o.updated_on < #edited_date_to# + 1',
+  }),
+  optional({
+    name: 'survey_id',
+    display: 'Survey',
+    description: 'Only records of this survey',
+    datatype: 'integer',
+    where: 'o.survey_id = #survey_id#',
+  }),
+  optional({
+    name: 'taxa_taxon_list_id',
+    display: 'Taxa',
+    description: 'Only records of these taxa (comma-separated taxa_taxon_list IDs)',
+    datatype: 'integer[]',
+    where: 'o.taxa_taxon_list_id = ANY(#taxa_taxon_list_id#)',
+  }),
+  optional({
+    name: 'taxon_group',
+    display: 'Taxon group',
+    description: 'Only records of this taxon group',
+    datatype: 'text',
+    where: 'o.taxon_group = #taxon_group#',
+  }),
+  optional({
+    name: 'record_status',
+    display: 'Record status',
+    description: 'Only records with one of these statuses (comma-separated codes)',
+    datatype: 'text[]',
+    where: 'o.record_status = ANY(#record_status#)',
+    lookupValues: RECORD_STATUSES,
+  }),
+  optional({
+    name: 'occ_id',
+    display: 'ID',
+    description: 'Only the record with this ID',
+    datatype: 'integer',
+    where: 'o.id = #occ_id#',
+  }),
+  optional({
+    name: 'sample_id',
+    display: 'Sample ID',
+    description: 'Only records of this sample',
+    datatype: 'integer',
+    where: 'o.sample_id = #sample_id#',
+  }),
+  optional({
+    name: 'location_name',
+    display: 'Location name',
+    description: 'Only records whose location name contains this text (case-insensitive)',
+    datatype: 'text',
+    where: "o.location_name ILIKE '%' || #location_name# || '%'",
+  }),
+  optional({
+    name: 'bbox_min_lat',
+    display: 'Minimum latitude',
+    description: 'Only records at or north of this latitude',
+    datatype: 'float',
+    where: 'o.lat >= #bbox_min_lat#',
+  }),
+  optional({
+    name: 'bbox_min_lon',
+    display: 'Minimum longitude',
+    description: 'Only records at or east of this longitude',
+    datatype: 'float',
+    where: 'o.lon >= #bbox_min_lon#',
+  }),
+  optional({
+    name: 'bbox_max_lat',
+    display: 'Maximum latitude',
+    description: 'Only records at or south of this latitude',
+    datatype: 'float',
+    where: 'o.lat <= #bbox_max_lat#',
+  }),
+  optional({
+    name: 'bbox_max_lon',
+    display: 'Maximum longitude',
+    description: 'Only records at or west of this longitude',
+    datatype: 'float',
+    where: 'o.lon <= #bbox_max_lon#',
+  }),
+];
+
+export const standardParams: Readonly<Record<'occurrences', ReportParam[]>> = { occurrences };

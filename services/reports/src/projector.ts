@@ -1,0 +1,99 @@
+import { withTransaction, type Pool } from '@rex/db';
+import type { Logger } from '@rex/logger';
+import { prom, use } from '@rex/telemetry';
+import { refreshComments, refreshLocations, refreshOccurrences, refreshOccurrencesOfSamples, refreshSamples } from './db/read-model.ts';
+
+const eventsApplied = use(new prom.Counter({ name: 'reports_projector_events_applied_total', help: 'Outbox events applied to the read model', registers: [] }));
+const eventsBehind = use(new prom.Gauge({ name: 'reports_projector_events_behind', help: 'Outbox events not yet applied', registers: [] }));
+const secondsBehind = use(
+  new prom.Gauge({ name: 'reports_projector_seconds_behind', help: 'Age of the oldest outbox event not yet applied', registers: [] }),
+);
+const eventDelay = use(
+  new prom.Histogram({
+    name: 'reports_projector_event_delay_seconds',
+    help: 'Time from an outbox event being written to its application to the read model',
+    buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [],
+  }),
+);
+
+type Event = { id: string; txid: string; entity: string; entity_id: string; age: number };
+
+/**
+ * Applies one batch of outbox events, if this replica holds the cursor.
+ * Events are taken in (transaction, id) order, and only from transactions
+ * older than every running one, so a late commit is never skipped. The batch
+ * and the cursor move commit together: a replica that dies mid-batch leaves
+ * both as they were.
+ */
+export async function applyBatch(db: Pool, batchSize: number): Promise<number> {
+  return withTransaction(db, async (client) => {
+    const { rows: cursor } = await client.query<{ txid: string; event_id: string }>(
+      "SELECT txid::text, event_id FROM reports.projector_cursor WHERE name = 'outbox' FOR UPDATE SKIP LOCKED",
+    );
+    if (!cursor.length) return 0;
+    const { rows: events } = await client.query<Event>(
+      `SELECT id, txid::text, entity, entity_id, extract(epoch FROM clock_timestamp() - occurred_on)::float8 AS age
+         FROM records.outbox
+        WHERE (txid, id) > ($1::xid8, $2::bigint) AND txid < pg_snapshot_xmin(pg_current_snapshot())
+        ORDER BY txid, id LIMIT $3`,
+      [cursor[0].txid, cursor[0].event_id, batchSize],
+    );
+    if (!events.length) return 0;
+    const idsOf = (entity: string) => [...new Set(events.filter((e) => e.entity === entity).map((e) => e.entity_id))];
+    const samples = idsOf('sample');
+    await refreshSamples(client, samples);
+    await refreshOccurrences(client, idsOf('occurrence'));
+    await refreshOccurrencesOfSamples(client, samples);
+    await refreshLocations(client, idsOf('location'));
+    await refreshComments(client, idsOf('occurrence_comment'));
+    const last = events[events.length - 1];
+    await client.query("UPDATE reports.projector_cursor SET txid = $1::xid8, event_id = $2, applied_on = now() WHERE name = 'outbox'", [
+      last.txid,
+      last.id,
+    ]);
+    for (const event of events) eventDelay.observe(event.age);
+    eventsApplied.inc(events.length);
+    return events.length;
+  });
+}
+
+/** Updates the lag gauges from the database. */
+export async function measureLag(db: Pool): Promise<void> {
+  const { rows } = await db.query<{ behind: string; seconds: number | null }>(
+    `SELECT count(*) AS behind, extract(epoch FROM now() - min(o.occurred_on))::float8 AS seconds
+       FROM records.outbox o, reports.projector_cursor c
+      WHERE c.name = 'outbox' AND (o.txid, o.id) > (c.txid, c.event_id)`,
+  );
+  eventsBehind.set(Number(rows[0].behind));
+  secondsBehind.set(rows[0].seconds ?? 0);
+}
+
+/** Runs the projector until stopped: batches back to back while there is work, a short pause when idle. */
+export function startProjector(db: Pool, logger: Logger, options: { batchSize: number; idleMs: number }) {
+  let stopped = false;
+  let running: Promise<void> = Promise.resolve();
+  let lastLagCheck = 0;
+  const loop = async () => {
+    while (!stopped) {
+      let applied = 0;
+      try {
+        applied = await applyBatch(db, options.batchSize);
+        if (Date.now() - lastLagCheck > 1_000) {
+          lastLagCheck = Date.now();
+          await measureLag(db);
+        }
+      } catch (error) {
+        logger.warn({ err: error }, 'projector batch failed; retrying');
+      }
+      if (applied < options.batchSize && !stopped) await new Promise((resolve) => setTimeout(resolve, options.idleMs));
+    }
+  };
+  running = loop();
+  return {
+    async stop() {
+      stopped = true;
+      await running;
+    },
+  };
+}

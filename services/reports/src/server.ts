@@ -1,0 +1,71 @@
+import { fileURLToPath } from 'node:url';
+import { createPool, isReachable, migrate, type Pool } from '@rex/db';
+import { startGrpcServer } from '@rex/grpc';
+import type { Logger } from '@rex/logger';
+import { reportsV1 } from '@rex/protos';
+import type { ReportsConfig } from './config.ts';
+import { SCHEMA, migrations } from './db/migrations.ts';
+import { reportHandlers } from './handlers/reports.ts';
+import { loadCatalogue } from './library/catalogue.ts';
+import { startProjector } from './projector.ts';
+
+export const SERVICE_NAME = 'reports.v1.ReportsService';
+export const SHIPPED_LIBRARY = fileURLToPath(new URL('../library', import.meta.url));
+
+/**
+ * Serves ReportsService and, unless disabled, runs the outbox projector.
+ * Health reports the service NOT_SERVING until the database is reachable and
+ * migrated.
+ */
+export async function startReportsServer(config: ReportsConfig, logger: Logger) {
+  const roots = [SHIPPED_LIBRARY, ...config.REPORTS_LIBRARY_DIRS.split(':').filter(Boolean)];
+  const catalogue = loadCatalogue(roots);
+  logger.info({ roots, reports: catalogue.reports.size }, 'report library loaded');
+  const pool: Pool = createPool(config.DATABASE_URL, { max: config.DB_POOL_MAX, applicationName: 'rex-reports' });
+  const readPool: Pool = config.REPORTS_DATABASE_URL
+    ? createPool(config.REPORTS_DATABASE_URL, { max: config.DB_POOL_MAX, applicationName: 'rex-reports-read', statementTimeoutMs: config.REPORT_TIMEOUT_MS })
+    : createPool(config.DATABASE_URL, { max: config.DB_POOL_MAX, applicationName: 'rex-reports-read', statementTimeoutMs: config.REPORT_TIMEOUT_MS });
+  const server = await startGrpcServer({
+    host: config.GRPC_HOST,
+    port: config.GRPC_PORT,
+    services: [{ name: SERVICE_NAME, definition: reportsV1.ReportsService.service, handlers: reportHandlers(catalogue, readPool, logger) }],
+  });
+  logger.info({ port: server.port }, 'reports gRPC server listening');
+
+  let migrated = false;
+  let stopping = false;
+  let projector: ReturnType<typeof startProjector> | undefined;
+  const checkDatabase = async () => {
+    if (stopping) return;
+    if (!migrated) {
+      try {
+        const applied = await migrate(pool, SCHEMA, migrations());
+        if (applied.length) logger.info({ applied }, 'migrations applied');
+        migrated = true;
+        if (config.PROJECTOR_ENABLED === 'true') {
+          projector = startProjector(pool, logger, { batchSize: config.PROJECTOR_BATCH_SIZE, idleMs: config.PROJECTOR_IDLE_MS });
+        }
+      } catch (error) {
+        logger.warn({ err: error }, 'database not ready');
+      }
+    }
+    const ready = migrated && (await isReachable(readPool));
+    if (!stopping) server.health.setStatus(SERVICE_NAME, ready ? 'SERVING' : 'NOT_SERVING');
+  };
+  await checkDatabase();
+  const watcher = setInterval(checkDatabase, 2_000);
+  watcher.unref();
+
+  return {
+    port: server.port,
+    async stop() {
+      stopping = true;
+      clearInterval(watcher);
+      server.health.setStatus(SERVICE_NAME, 'NOT_SERVING');
+      if (config.SHUTDOWN_DELAY_MS) await new Promise((resolve) => setTimeout(resolve, config.SHUTDOWN_DELAY_MS));
+      await projector?.stop();
+      await server.drain(config.SHUTDOWN_TIMEOUT_MS);
+      await Promise.all([pool.end(), readPool.end()]);
+    },
+  };
+}
