@@ -4,7 +4,10 @@ import { startGateway, type ExtraGateway } from './support/gateway.ts';
 import { DB_CLIENT, OTHER_USER, SECOND_WEBSITE, WEBSITE_PASSWORD, api, clientToken, eventually, sampleSubmission, setUpWorld, token } from './support/world.ts';
 
 const EXPLORE = '/reports/library/occurrences/filterable_explore_list.xml';
-const marker = `report-test-${Date.now()}`;
+const stamp = Date.now();
+// Location names that do not contain one another (the report matches location_name by substring).
+const marker = `base${stamp}`;
+const names = { gone: `gone${stamp}`, before: `old${stamp}`, after: `new${stamp}` };
 const dbClient = (projId: string) => ({ Authorization: `USER:${DB_CLIENT.username}:SECRET:${DB_CLIENT.secret}`, 'x-proj': projId });
 
 let demoToken: string;
@@ -77,19 +80,19 @@ describe('running reports through the gateway', () => {
   });
 
   it('when a sample is deleted, then its occurrences leave the reports', async () => {
-    const created = await api('POST', '/samples', { token: demoToken, body: sampleSubmission({ location_name: `${marker}-gone` }, { occurrences: [{ values: { taxa_taxon_list_id: 1 } }] }) });
+    const created = await api('POST', '/samples', { token: demoToken, body: sampleSubmission({ location_name: names.gone }, { occurrences: [{ values: { taxa_taxon_list_id: 1 } }] }) });
     const ids = async () =>
-      (await api('GET', `${EXPLORE}?location_name=${marker}-gone`, { token: demoToken })).body.data.map((r: { occurrence_id: string }) => r.occurrence_id);
+      (await api('GET', `${EXPLORE}?location_name=${names.gone}`, { token: demoToken })).body.data.map((r: { occurrence_id: string }) => r.occurrence_id);
     await eventually(async () => expect(await ids()).toEqual([created.body.occurrences[0].values.id]));
     await api('DELETE', `/samples/${created.body.values.id}`, { token: demoToken });
     await eventually(async () => expect(await ids()).toEqual([]));
   });
 
   it('when a sample is changed, then its occurrences in the reports follow', async () => {
-    const created = await api('POST', '/samples', { token: demoToken, body: sampleSubmission({ location_name: `${marker}-old` }, { occurrences: [{ values: { taxa_taxon_list_id: 1 } }] }) });
-    await api('PUT', `/samples/${created.body.values.id}`, { token: demoToken, body: { values: { location_name: `${marker}-new` } } });
+    const created = await api('POST', '/samples', { token: demoToken, body: sampleSubmission({ location_name: names.before }, { occurrences: [{ values: { taxa_taxon_list_id: 1 } }] }) });
+    await api('PUT', `/samples/${created.body.values.id}`, { token: demoToken, body: { values: { location_name: names.after } } });
     await eventually(async () => {
-      const response = await api('GET', `${EXPLORE}?location_name=${marker}-new`, { token: demoToken });
+      const response = await api('GET', `${EXPLORE}?location_name=${names.after}`, { token: demoToken });
       expect(response.body.count).toBe(1);
     });
   });
