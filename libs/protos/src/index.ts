@@ -45,3 +45,5 @@ export type { DescribeReportRequest__Output } from './generated/reports/v1/Descr
 export type { DescribeReportResponse, DescribeReportResponse__Output } from './generated/reports/v1/DescribeReportResponse.ts';
 export type { RunReportRequest, RunReportRequest__Output } from './generated/reports/v1/RunReportRequest.ts';
 export type { RunReportChunk, RunReportChunk__Output } from './generated/reports/v1/RunReportChunk.ts';
+export type { ExchangeRequest, ExchangeRequest__Output } from './generated/reports/v1/ExchangeRequest.ts';
+export type { ExchangeResponse, ExchangeResponse__Output } from './generated/reports/v1/ExchangeResponse.ts';

@@ -10,6 +10,7 @@ import { jwtClient } from './auth/jwt-client.ts';
 import { jwtUser } from './auth/jwt-user.ts';
 import { createReportsClient } from './clients/reports.ts';
 import { createSearchClient } from './clients/search.ts';
+import { exchangeRoutes } from './routes/exchange.ts';
 import { reportRoutes } from './routes/reports.ts';
 import { sampleRoutes } from './routes/samples.ts';
 import { searchRoutes } from './routes/search.ts';
@@ -48,7 +49,12 @@ export async function startGateway(config: GatewayConfig, logger: Logger, restCo
       hmacClient: hmacClient(restConfig),
       hmacWebsite: hmacWebsite(directory),
     },
-    routes: [...sampleRoutes(records), ...reportRoutes(reports), ...searchRoutes(restConfig, search)],
+    routes: [
+      ...sampleRoutes(records),
+      ...reportRoutes(reports),
+      ...exchangeRoutes(reports, restConfig.user_id ?? ''),
+      ...searchRoutes(restConfig, search),
+    ],
     logger,
     bodyLimit: config.BODY_LIMIT,
     trustProxy: config.TRUSTED_PROXIES,

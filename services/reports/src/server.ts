@@ -5,6 +5,7 @@ import type { Logger } from '@rex/logger';
 import { reportsV1 } from '@rex/protos';
 import type { ReportsConfig } from './config.ts';
 import { SCHEMA, migrations } from './db/migrations.ts';
+import { exchangeHandlers } from './handlers/exchange.ts';
 import { reportHandlers } from './handlers/reports.ts';
 import { loadCatalogue } from './library/catalogue.ts';
 import { startProjector } from './projector.ts';
@@ -28,7 +29,7 @@ export async function startReportsServer(config: ReportsConfig, logger: Logger) 
   const server = await startGrpcServer({
     host: config.GRPC_HOST,
     port: config.GRPC_PORT,
-    services: [{ name: SERVICE_NAME, definition: reportsV1.ReportsService.service, handlers: reportHandlers(catalogue, readPool, logger) }],
+    services: [{ name: SERVICE_NAME, definition: reportsV1.ReportsService.service, handlers: { ...reportHandlers(catalogue, readPool, logger), ...exchangeHandlers(readPool, logger) } }],
   });
   logger.info({ port: server.port }, 'reports gRPC server listening');
 

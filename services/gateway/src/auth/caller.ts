@@ -45,6 +45,8 @@ export type ClientAccess = {
   allowUnreleased: boolean;
   fullPrecisionSensitiveRecords: boolean;
   searchIndex: string[];
+  /** The client's projects, for the projects resource (which needs no proj_id). */
+  projects?: { id: string; title: string; description?: string }[];
 };
 
 /** The authenticated caller of one request. */

@@ -54,3 +54,38 @@ export function legacyProjectCaller(method: MethodName, clientKey: string, clien
     credential: `legacy-client:${clientKey}:${projId}`,
   };
 }
+
+/**
+ * A client as a whole, for the projects resource: no project is chosen, so
+ * it reaches nothing but the list of its own projects.
+ */
+export function wholeClientCaller(method: MethodName, clientId: string, projects: { id: string; title: string; description?: string }[]): Omit<Caller, 'options'> {
+  return {
+    method,
+    entity: 'client',
+    websiteId: '0',
+    scope: 'reporting',
+    client: {
+      clientId,
+      projId: '',
+      readOnly: true,
+      resources: ['projects'],
+      allowDataResources: false,
+      limitToDataResources: null,
+      allowReports: false,
+      limitToReports: null,
+      allowConfidential: false,
+      allowSensitive: false,
+      allowUnreleased: false,
+      fullPrecisionSensitiveRecords: false,
+      searchIndex: [],
+      projects,
+    },
+    credential: `client:${clientId}`,
+  };
+}
+
+/** A legacy client's projects as the projects resource shows them (internal keys left out). */
+export function legacyProjects(client: LegacyClient): { id: string; title: string; description?: string }[] {
+  return Object.entries(client.projects).map(([id, project]) => ({ id, title: project.title, ...(project.description ? { description: project.description } : {}) }));
+}

@@ -2,7 +2,7 @@ import { HttpError } from '../http-error.ts';
 import type { RestConfig } from '@rex/rest-config';
 import type { AuthRequest, Authenticator } from './authenticate.ts';
 import { isScope, type Caller, type ScopeName } from './caller.ts';
-import { connectionCaller, legacyProjectCaller } from './clients.ts';
+import { connectionCaller, legacyProjectCaller, legacyProjects, wholeClientCaller } from './clients.ts';
 import { headerParts, isDigits, urlCredentials } from './credentials.ts';
 import type { Directory } from './directory.ts';
 import { sameSecret } from './secrets.ts';
@@ -92,6 +92,7 @@ export function directClient(directory: Directory, config: RestConfig): Authenti
     const legacy = config.clients[username!];
     if (legacy) {
       if (!sameSecret(secret ?? '', legacy.shared_secret)) throw new HttpError(401, 'Incorrect secret');
+      if (req.resource === 'projects') return wholeClientCaller('directClient', username!, legacyProjects(legacy));
       if (!projId) throw new HttpError(400, 'Missing proj_id parameter.');
       const project = legacy.projects[projId];
       if (!project) throw new HttpError(400, 'Invalid proj_id parameter.');
@@ -100,6 +101,9 @@ export function directClient(directory: Directory, config: RestConfig): Authenti
     const client = await directory.clientByUsername(username!);
     if (!client) throw new HttpError(401, 'Unable to authorise');
     if (!(await directory.clientSecretMatches(client, secret ?? ''))) throw new HttpError(401, 'Incorrect secret');
+    if (req.resource === 'projects') {
+      return wholeClientCaller('directClient', client.id, [...client.connections.values()].map((c) => ({ id: c.projId, title: c.title })));
+    }
     const connection = projId ? client.connections.get(projId) : undefined;
     if (!connection) throw new HttpError(401, projId ? 'Invalid client system ID' : 'Missing proj_id parameter.');
     return connectionCaller('directClient', client, connection);

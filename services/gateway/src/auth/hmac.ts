@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { HttpError } from '../http-error.ts';
 import type { RestConfig } from '@rex/rest-config';
 import type { AuthRequest, Authenticator } from './authenticate.ts';
-import { legacyProjectCaller } from './clients.ts';
+import { legacyProjectCaller, legacyProjects, wholeClientCaller } from './clients.ts';
 import { headerParts, isDigits } from './credentials.ts';
 import { namedScope, websiteUser } from './direct.ts';
 import type { Directory } from './directory.ts';
@@ -52,6 +52,7 @@ export function hmacClient(config: RestConfig): Authenticator {
     const [clientKey, signature] = header;
     const legacy = config.clients[clientKey!];
     if (!legacy || !signatureMatches(req, signature!, legacy.shared_secret)) return undefined;
+    if (req.resource === 'projects') return wholeClientCaller('hmacClient', clientKey!, legacyProjects(legacy));
     const projId = req.query.proj_id;
     const project = projId ? legacy.projects[projId] : undefined;
     if (!project) throw new HttpError(400, 'Project ID missing or invalid.');

@@ -3,6 +3,8 @@ import {
   reportsV1,
   type AuthContext,
   type DescribeReportResponse__Output,
+  type ExchangeRequest,
+  type ExchangeResponse__Output,
   type ListFolderResponse__Output,
   type ReportAccess,
   type ReportsServiceClient,
@@ -22,6 +24,9 @@ export function createReportsClient(address: string, deadlineMs: number, runDead
       callUnary<object, DescribeReportResponse__Output>(client, SERVICE, 'DescribeReport', { auth, path, access }, deadlineMs),
     runReport: (request: RunReportRequest): grpc.ClientReadableStream<RunReportChunk__Output> =>
       client.RunReport(request, { deadline: Date.now() + runDeadlineMs }),
+    listTaxonObservations: (request: ExchangeRequest) =>
+      callUnary<ExchangeRequest, ExchangeResponse__Output>(client, SERVICE, 'ListTaxonObservations', request, deadlineMs),
+    listAnnotations: (request: ExchangeRequest) => callUnary<ExchangeRequest, ExchangeResponse__Output>(client, SERVICE, 'ListAnnotations', request, deadlineMs),
     close: () => client.close(),
   };
 }

@@ -43,7 +43,7 @@ function textOf(value: unknown): FieldValue {
   return { text: typeof value === 'object' ? JSON.stringify(value) : String(value) };
 }
 
-export function reportHandlers(catalogue: Catalogue, readPool: Pool, logger: Logger): ReportsServiceHandlers {
+export function reportHandlers(catalogue: Catalogue, readPool: Pool, logger: Logger): Pick<ReportsServiceHandlers, 'ListFolder' | 'DescribeReport' | 'RunReport'> {
   /** A folder's entries that the caller may see; folders with nothing visible in them are left out. */
   const visibleEntries = (path: string, access: ReportAccess__Output | null): FolderEntry[] => {
     const folder = catalogue.folders.get(path);
