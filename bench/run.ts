@@ -3,12 +3,16 @@
 //   (b) POST /samples with 2 occurrences through the gateway with jwtUser
 //   (c) floor: bare Express → one grpc-js unary call to an echo server in another process
 //   (d) floor: bare Express → the same SELECT by id straight on pg
+//   (r) a typical filtered report page over BENCH_REPORT_ROWS occurrences (default 100 000)
+//   (s) a report of BENCH_STREAM_ROWS occurrences (default 1 000 000) streamed as CSV: rows/s and
+//       the peak resident memory of gateway and reports
+//   and the projector's p99 lag (outbox event written → applied) while (b) writes at full speed
 //   (m) each authentication method on the same request, GET /samples/<id of no sample>: the
 //       method's own cost on top of an identical hop and lookup (answered 404 for every method)
 // BENCH_DURATION (seconds, default 10), BENCH_CONNECTIONS (default 32) and BENCH_ONLY (e.g. `a,c`) tune the run.
 import { createHmac, generateKeyPairSync } from 'node:crypto';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,7 +25,9 @@ import { startSuite } from '../scripts/suite.ts';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
-const ONLY = new Set((process.env.BENCH_ONLY ?? 'a,b,c,d,m').split(','));
+const ONLY = new Set((process.env.BENCH_ONLY ?? 'a,b,c,d,m,r,s').split(','));
+const REPORT_ROWS = Number(process.env.BENCH_REPORT_ROWS ?? 100_000);
+const STREAM_ROWS = Number(process.env.BENCH_STREAM_ROWS ?? 1_000_000);
 const WEBSITE_PASSWORD = 'demo-website-password';
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 const say = (message: string) => process.stderr.write(`[bench] ${message}\n`);
@@ -37,6 +43,72 @@ async function load(name: string, options: autocannon.Options, expected = 200): 
   const unexpected = Object.entries(counts).reduce((sum, [status, { count }]) => sum + (Number(status) === expected ? 0 : count), 0);
   const statuses = Object.keys(counts).join('/');
   return { name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.timeouts + unexpected, statuses };
+}
+
+/** p99 of the projector's event delay histogram (upper bound of the bucket holding the 99th percentile). */
+async function projectorLag(metricsUrl: string): Promise<{ p99: string; events: number }> {
+  const text = await (await fetch(metricsUrl)).text();
+  const buckets = [...text.matchAll(/^reports_projector_event_delay_seconds_bucket\{le="([^"]+)"\} (\d+)/gm)].map((m) => ({ le: m[1], count: Number(m[2]) }));
+  const total = buckets.at(-1)?.count ?? 0;
+  const p99 = buckets.find((b) => b.count >= total * 0.99);
+  return { p99: total ? `≤ ${p99?.le}` : 'n/a', events: total };
+}
+
+/** Rows straight into the read model (ids far above real ones), for the reporting benchmarks. */
+async function seedReadModel(databaseUrl: string, rows: number): Promise<void> {
+  const pool = createPool(databaseUrl, { max: 1 });
+  try {
+    await pool.query(
+      `INSERT INTO reports.occurrences (id, sample_id, website_id, survey_id, survey_title, taxa_taxon_list_id, taxon, preferred_taxon,
+         default_common_name, taxon_group, taxon_external_key, date_start, date_end, date_type, entered_sref, entered_sref_system,
+         location_name, lat, lon, record_status, confidential, release_status, zero_abundance, training, created_by_id, created_on, updated_on)
+       SELECT 100000000 + n, 100000000 + n / 3, $1, $2, 'Garden birds', 1 + n % 4, (ARRAY['Erithacus rubecula','Turdus merula','Parus major','Cyanistes caeruleus'])[1 + n % 4],
+              NULL, NULL, 'birds', 'NHMSYS0000530420', DATE '2020-01-01' + (n % 2000), DATE '2020-01-01' + (n % 2000), 'D', 'SU1234', 'OSGB',
+              'Bench site ' || (n % 100), 51.1, -1.8, 'C', false, 'R', false, false, $3, now(), now()
+         FROM generate_series(1, $4::int) AS n
+       ON CONFLICT (id) DO NOTHING`,
+      [DEMO.websiteId, DEMO.surveyId, DEMO.userId, rows],
+    );
+    await pool.query('ANALYZE reports.occurrences');
+  } finally {
+    await pool.end();
+  }
+}
+
+/** Resident memory (VmRSS) of a process, in MB. */
+function rssMb(pid: number | undefined): number {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    return Math.round(Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024);
+  } catch {
+    return NaN;
+  }
+}
+
+/** Streams a CSV report to the end, counting rows. */
+async function streamCsv(url: string, headers: Record<string, string>, suite: { processes: Record<string, ChildProcess> }) {
+  say(`(s) streaming ${url.split('?')[0].split('/').pop()} as CSV`);
+  const peaks = { gateway: 0, reports: 0 };
+  const before = { gateway: rssMb(suite.processes.gateway.pid), reports: rssMb(suite.processes.reports.pid) };
+  const sampler = setInterval(() => {
+    peaks.gateway = Math.max(peaks.gateway, rssMb(suite.processes.gateway.pid));
+    peaks.reports = Math.max(peaks.reports, rssMb(suite.processes.reports.pid));
+  }, 50);
+  const started = performance.now();
+  const response = await fetch(url, { headers });
+  if (!response.ok || !response.body) throw new Error(`CSV report failed: ${response.status} ${await response.text()}`);
+  let rows = -1;
+  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+    for (const byte of chunk) if (byte === 10) rows += 1;
+  }
+  const seconds = (performance.now() - started) / 1000;
+  clearInterval(sampler);
+  return {
+    rows,
+    rowsPerSecond: rows / seconds,
+    gatewayMb: `${peaks.gateway} (${before.gateway} before)`,
+    reportsMb: `${peaks.reports} (${before.reports} before)`,
+  };
 }
 
 /** A database client with a key and a connection, for jwtClient and directClient. */
@@ -83,9 +155,11 @@ if (!serverUrl) {
 const databaseName = `rex_bench_${Date.now()}`;
 const databaseUrl = await createDatabase(serverUrl, databaseName);
 const children: ChildProcess[] = [];
+const reportsMetricsPort = await freePort();
 const suite = await startSuite({
   dataDir,
   databaseUrl,
+  metricsPorts: { reports: reportsMetricsPort },
   logs: join(dataDir, 'logs'),
   env: {
     LOG_LEVEL: 'warn',
@@ -109,10 +183,10 @@ try {
 
   const results: Result[] = [];
   const skipped = (key: string): Result => ({ name: `(${key}) skipped`, rps: NaN, p50: NaN, p99: NaN, errors: 0, statuses: '' });
-  const run = async (key: string, name: string, options: () => Promise<autocannon.Options> | autocannon.Options) =>
-    results.push(ONLY.has(key) ? await load(`(${key}) ${name}`, await options()) : skipped(key));
+  const run = async (key: string, name: string, options: () => Promise<autocannon.Options> | autocannon.Options, expected = 200) =>
+    results.push(ONLY.has(key) ? await load(`(${key}) ${name}`, await options(), expected) : skipped(key));
   await run('a', 'GET /samples/<id> via gateway', () => ({ url: `${services}/samples/${id}`, headers }));
-  await run('b', 'POST /samples, 2 occurrences', () => ({ url: `${services}/samples`, method: 'POST', headers, body: sample(2) }));
+  await run('b', 'POST /samples, 2 occurrences', () => ({ url: `${services}/samples`, method: 'POST', headers, body: sample(2) }), 201);
 
   await run('c', 'floor: Express → grpc-js echo', async () => {
     const echoPort = await freePort();
@@ -126,6 +200,29 @@ try {
     children.push(await startProcess('express-pg.ts', { PORT: String(port), DATABASE_URL: databaseUrl }));
     return { url: `http://127.0.0.1:${port}/samples/${id}` };
   });
+
+  const lag = await projectorLag(`http://127.0.0.1:${reportsMetricsPort}/metrics`);
+
+  const reportResults: string[] = [];
+  if (ONLY.has('r') || ONLY.has('s')) {
+    const explore = `${services}/reports/library/occurrences/filterable_explore_list.xml`;
+    if (ONLY.has('r')) {
+      say(`seeding ${REPORT_ROWS} occurrences into the read model`);
+      await seedReadModel(databaseUrl, REPORT_ROWS);
+      const result = await load(`(r) filtered report page over ${REPORT_ROWS} occurrences`, {
+        // One species in one month of one website's records: a page a recording website shows.
+        url: `${explore}?taxa_taxon_list_id=1&date_from=2021-03-01&date_to=2021-03-31&limit=100`,
+        headers,
+      });
+      reportResults.push(`| ${result.name} | ${result.rps.toFixed(0)} | ${result.p50} | ${result.p99} | ${result.errors} |`);
+    }
+    if (ONLY.has('s')) {
+      say(`seeding up to ${STREAM_ROWS} occurrences into the read model`);
+      await seedReadModel(databaseUrl, STREAM_ROWS);
+      const stream = await streamCsv(`${services}/reports/library/occurrences/occurrence_list.xml?format=csv&wantCount=0&limit=${STREAM_ROWS}`, headers, suite);
+      reportResults.push(`| (s) CSV of ${stream.rows} rows | ${stream.rowsPerSecond.toFixed(0)} rows/s | gateway RSS peak ${stream.gatewayMb} MB | reports RSS peak ${stream.reportsMb} MB | |`);
+    }
+  }
 
   const methods: Result[] = [];
   if (ONLY.has('m')) {
@@ -157,6 +254,9 @@ try {
     '|---|---:|---:|---:|---:|',
     ...results.map((r) => `| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.errors} |`),
     '',
+    `Projector lag while (b) wrote: p99 ${lag.p99} s over ${lag.events} events (target < 1 s)`,
+    '',
+    ...(reportResults.length ? ['| report | req/s or rows/s | p50 ms / memory | p99 ms / memory | errors |', '|---|---:|---:|---:|---:|', ...reportResults, ''] : []),
     ...(methods.length
       ? [
           'Authentication methods on the same request (GET /samples/<id of no sample>, 404 after the same hop and lookup):',
