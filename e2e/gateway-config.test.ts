@@ -196,7 +196,20 @@ describe('the self-describing page and OpenAPI', () => {
     expect(result.errors ?? []).toEqual([]);
     expect(result.valid).toBe(true);
     expect(response.body.openapi).toBe('3.1.0');
-    expect(Object.keys(response.body.paths).sort()).toEqual(['/es', '/es/{path}', '/reports', '/reports/{path}', '/samples', '/samples/{id}']);
+    expect(Object.keys(response.body.paths).sort()).toEqual([
+      '/annotations',
+      '/annotations/{id}',
+      '/es',
+      '/es/{path}',
+      '/projects',
+      '/projects/{id}',
+      '/reports',
+      '/reports/{path}',
+      '/samples',
+      '/samples/{id}',
+      '/taxon-observations',
+      '/taxon-observations/{id}',
+    ]);
     expect(Object.keys(response.body.paths['/samples/{id}']).sort()).toEqual(['delete', 'get', 'put']);
     expect(Object.keys(response.body.components.securitySchemes)).toEqual(['jwtUser', 'jwtClient', 'directClient', 'directUser', 'directWebsite']);
   });

@@ -3,6 +3,7 @@ import type { Logger } from '@rex/logger';
 import { httpDuration, use } from '@rex/telemetry';
 import { checkClientAccess } from './auth/access.ts';
 import { authenticate, type Authenticator } from './auth/authenticate.ts';
+import type { Caller } from './auth/caller.ts';
 import { createCors } from './auth/cors.ts';
 import { HttpError, errorBody } from './http-error.ts';
 import { RateLimiter } from './rate-limit.ts';
@@ -17,6 +18,8 @@ use(httpDuration);
 export type AppOptions = {
   config: RestConfig;
   authenticators: Partial<Record<MethodName, Authenticator>>;
+  /** Adds what the services need beyond identity (the websites sharing with the caller's). */
+  completeCaller?: (caller: Caller) => Promise<Caller>;
   routes: Route[];
   logger: Logger;
   bodyLimit: string;
@@ -65,7 +68,7 @@ const handle = (fn: Handler) => (req: Request, res: Response, next: NextFunction
 function apiRouter(options: AppOptions): express.Router {
   const router = express.Router();
   const cors = createCors(options.config);
-  const authenticateFor = authenticate(options.config, options.authenticators);
+  const authenticateFor = authenticate(options.config, options.authenticators, options.completeCaller);
   const jsonBody = [requireJson, express.json({ limit: options.bodyLimit, strict: false })];
   const limits = options.config.rate_limit;
   const perAddress = limits?.per_address ? new RateLimiter(limits.per_address).middleware((req) => req.ip) : undefined;

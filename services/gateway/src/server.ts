@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { createPool, isReachable, migrate } from '@rex/db';
 import type { Logger } from '@rex/logger';
 import { createApp } from './app.ts';
+import { SCOPE_TASKS } from './auth/caller.ts';
 import { createDirectory } from './auth/directory.ts';
 import { directClient, directUser, directWebsite } from './auth/direct.ts';
 import { hmacClient, hmacWebsite } from './auth/hmac.ts';
@@ -48,6 +49,10 @@ export async function startGateway(config: GatewayConfig, logger: Logger, restCo
       directWebsite: directWebsite(directory),
       hmacClient: hmacClient(restConfig),
       hmacWebsite: hmacWebsite(directory),
+    },
+    completeCaller: async (caller) => {
+      const task = SCOPE_TASKS[caller.scope];
+      return task && caller.websiteId !== '0' ? { ...caller, sharingWebsiteIds: await directory.sharingWebsites(caller.websiteId, task) } : caller;
     },
     routes: [
       ...sampleRoutes(records),

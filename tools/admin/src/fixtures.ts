@@ -131,6 +131,17 @@ export const Fixtures = z
           .strict(),
       )
       .default([]),
+    website_sharing: z
+      .array(
+        z
+          .object({
+            from_website_id: id,
+            to_website_id: id,
+            tasks: z.array(sharing).min(1),
+          })
+          .strict(),
+      )
+      .default([]),
     occurrence_comments: z
       .array(
         z

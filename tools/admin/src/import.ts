@@ -128,6 +128,18 @@ export async function importFixtures(pool: Pool, fixtures: Fixtures): Promise<Co
       }
       count('clients');
     }
+    for (const [i, share] of fixtures.website_sharing.entries()) {
+      try {
+        await client.query(
+          `INSERT INTO auth.website_sharing (from_website_id, to_website_id, tasks) VALUES ($1, $2, $3)
+           ON CONFLICT (from_website_id, to_website_id) DO UPDATE SET tasks = EXCLUDED.tasks`,
+          [share.from_website_id, share.to_website_id, share.tasks],
+        );
+      } catch (error) {
+        throw new ImportError(`website_sharing[${i}]: ${(error as Error & { detail?: string }).detail ?? (error as Error).message}`);
+      }
+      count('website_sharing');
+    }
     const websiteIds = new Set((await client.query<{ id: string }>('SELECT id FROM auth.websites WHERE NOT deleted')).rows.map((r) => Number(r.id)));
     for (const [i, s] of fixtures.surveys.entries()) {
       if (!websiteIds.has(s.website_id)) throw new ImportError(`surveys[${i}]: website ${s.website_id} does not exist`);

@@ -50,7 +50,11 @@ export function toAuthRequest(req: Request, resource: string, tokensInUrl: boole
  * not allow plain HTTP is skipped on an insecure request, so such a request
  * ends as 401 like any other that nothing authenticates.
  */
-export function authenticate(config: RestConfig, available: Partial<Record<MethodName, Authenticator>>) {
+export function authenticate(
+  config: RestConfig,
+  available: Partial<Record<MethodName, Authenticator>>,
+  complete: (caller: Caller) => Promise<Caller> = async (caller) => caller,
+) {
   const methods = config.methods.flatMap(({ name, options }) => {
     const authenticator = available[name];
     return authenticator ? [{ name, options, authenticator }] : [];
@@ -63,7 +67,7 @@ export function authenticate(config: RestConfig, available: Partial<Record<Metho
           if (!authRequest.secure && !method.options.allow_http) continue;
           const caller = await method.authenticator(authRequest, method.options);
           if (caller) {
-            req.caller = { ...caller, options: method.options };
+            req.caller = await complete({ ...caller, options: method.options });
             next();
             return;
           }

@@ -64,6 +64,18 @@ export type Caller = {
   options?: MethodOptions;
   /** Identifies the credential for rate limiting. */
   credential: string;
+  /** For sharing scopes: the websites whose records the caller sees (its own included). */
+  sharingWebsiteIds?: string[];
+};
+
+/** The sharing task a scope stands for; user scopes and `website` have none. */
+export const SCOPE_TASKS: Partial<Record<ScopeName, string>> = {
+  reporting: 'R',
+  verification: 'V',
+  data_flow: 'D',
+  moderation: 'M',
+  peer_review: 'P',
+  editing: 'E',
 };
 
 export function toAuthContext(caller: Caller): AuthContext {
@@ -74,6 +86,7 @@ export function toAuthContext(caller: Caller): AuthContext {
     userId: caller.userId ?? '0',
     scope: SCOPE_ENUM[caller.scope],
     method: caller.method,
+    sharingWebsiteIds: caller.sharingWebsiteIds ?? [],
     connection: client
       ? {
           clientId: client.clientId,

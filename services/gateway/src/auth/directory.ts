@@ -48,6 +48,7 @@ export function createDirectory(db: Pool, ttlMs: number) {
   const roles = new TtlCache<number | null>(ttlMs, 50_000);
   const clients = new TtlCache<Client | null>(ttlMs, 1_000);
   const secrets = new TtlCache<boolean>(ttlMs, 10_000);
+  const sharing = new TtlCache<string[]>(ttlMs, 10_000);
   const jwksCacheMs = Math.max(ttlMs, 60_000);
 
   async function keysOf(row: { public_key: string | null; jwks_url: string | null }): Promise<{ keys?: KeySet; badKey: boolean }> {
@@ -139,6 +140,17 @@ export function createDirectory(db: Pool, ttlMs: number) {
           ),
           ...(await keysOf(row)),
         };
+      }),
+
+    /** The website and every website that shares its records with it for `task` (R, V, D, M, P, E). */
+    sharingWebsites: (websiteId: string, task: string) =>
+      sharing.getOrLoad(`${websiteId}:${task}`, async () => {
+        const { rows } = await db.query<{ id: string }>(
+          `SELECT s.from_website_id AS id FROM auth.website_sharing s JOIN auth.websites w ON w.id = s.from_website_id
+            WHERE s.to_website_id = $1 AND $2 = ANY (s.tasks) AND NOT w.deleted ORDER BY 1`,
+          [websiteId, task],
+        );
+        return [websiteId, ...rows.map((row) => row.id)];
       }),
 
     /**

@@ -9,9 +9,10 @@ export class NotAllowedError extends Error {}
 /**
  * The rows of `table` the caller may see, as SQL on the report's alias:
  * users their own records (in the website, or everywhere with scope `user`)
- * or, with a wider scope, their website's; websites their own records;
- * client connections their website's records, without confidential,
- * sensitive or unreleased ones unless the connection allows them.
+ * or, with a sharing scope, the records of the websites sharing with theirs
+ * for that task (their own included); websites and client connections
+ * likewise, connections without confidential, sensitive or unreleased
+ * records unless they allow them.
  */
 export function visibilityFor(table: ReportTable, auth: AuthContext__Output | null, limitToOwnData: boolean): Visibility {
   if (!auth || auth.entity === 'ENTITY_UNSPECIFIED') throw new NotAllowedError('Reports need an authenticated caller.');
@@ -30,7 +31,9 @@ export function visibilityFor(table: ReportTable, auth: AuthContext__Output | nu
     if (ownOnly) conditions.push(`(${a}.created_by_id = ${bind(userId)} OR ${a}.public)`);
     return { sql: conditions.join(' AND '), values };
   }
-  if (!(ownOnly && auth.scope === 'SCOPE_USER')) conditions.push(`${a}.website_id = ${bind(auth.websiteId)}`);
+  const sharing = auth.sharingWebsiteIds.length ? auth.sharingWebsiteIds : [auth.websiteId];
+  if (auth.scope === 'SCOPE_USER_WITHIN_WEBSITE') conditions.push(`${a}.website_id = ${bind(auth.websiteId)}`);
+  else if (!(ownOnly && auth.scope === 'SCOPE_USER')) conditions.push(`${a}.website_id = ANY(${bind(sharing)}::bigint[])`);
   if (ownOnly) conditions.push(`${a}.created_by_id = ${bind(userId)}`);
   const connection = auth.entity === 'ENTITY_CLIENT' ? auth.connection : null;
   if (table === 'occurrences') {

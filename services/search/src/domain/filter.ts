@@ -1,6 +1,8 @@
 /** Who is searching, as far as the built-in filter is concerned. */
 export type Searcher = {
   websiteId: string;
+  /** Websites sharing with the caller's for its scope, its own included. */
+  sharingWebsiteIds?: string[];
   userId?: string;
   scope: string;
   /** Set for client connections. */
@@ -34,7 +36,10 @@ export function builtInClauses(searcher: Searcher): Query[] {
   if (searcher.scope === 'SCOPE_USER_WITHIN_WEBSITE' || searcher.limitToWebsite) {
     clauses.push({ term: { 'metadata.website.id': searcher.websiteId } });
   }
-  if (!userScoped) clauses.push({ terms: { 'metadata.website.id': [searcher.websiteId] } });
+  if (!userScoped) {
+    const websites = searcher.sharingWebsiteIds?.length ? searcher.sharingWebsiteIds : [searcher.websiteId];
+    clauses.push({ terms: { 'metadata.website.id': websites } });
+  }
 
   const conditions: string[] = [];
   const connection = searcher.connection;

@@ -70,6 +70,7 @@ export function forwardHandler(endpoints: Map<string, Endpoint>, timeoutMs: numb
             body,
             builtInClauses({
               websiteId: auth?.websiteId ?? '0',
+              sharingWebsiteIds: auth?.sharingWebsiteIds ?? [],
               userId: auth && auth.userId !== '0' ? auth.userId : undefined,
               scope: auth?.scope ?? 'SCOPE_REPORTING',
               connection: auth?.connection ?? undefined,

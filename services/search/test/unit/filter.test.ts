@@ -17,6 +17,10 @@ describe('builtInClauses', () => {
     ]);
   });
 
+  it('when websites share with the caller for its scope, then all of them are searched', () => {
+    expect(builtInClauses({ ...base, sharingWebsiteIds: ['1', '2'], connection })[0]).toEqual({ terms: { 'metadata.website.id': ['1', '2'] } });
+  });
+
   it('when the connection allows confidential, unreleased and full-precision records but not sensitive ones, then the query string says so', () => {
     const [, clause] = builtInClauses({ ...base, connection: { allowConfidential: true, allowSensitive: false, allowUnreleased: true, fullPrecisionSensitiveRecords: true } });
     expect(clause).toEqual({ query_string: { query: 'metadata.sensitive:false AND ((metadata.sensitivity_blur:F) OR (!metadata.sensitivity_blur:*))' } });

@@ -12,6 +12,7 @@ export interface AuthContext {
   'scope'?: (_common_v1_Scope);
   'connection'?: (_common_v1_ClientConnection | null);
   'method'?: (string);
+  'sharingWebsiteIds'?: (number | string | Long)[];
 }
 
 export interface AuthContext__Output {
@@ -21,4 +22,5 @@ export interface AuthContext__Output {
   'scope': (_common_v1_Scope__Output);
   'connection': (_common_v1_ClientConnection__Output | null);
   'method': (string);
+  'sharingWebsiteIds': (string)[];
 }
