@@ -91,6 +91,19 @@ describe('taxon-observations', () => {
     expect((await observations(`edited_date_from=${today}&page=0`)).status).toBe(400);
   });
 
+  it('when a record is deleted, then it stays listed, marked delete: T, for remote systems to remove it', async () => {
+    const created = await api('POST', '/samples', {
+      token: await token(),
+      body: sampleSubmission({ location_name: 'Exchange deleted' }, { occurrences: [{ values: { taxa_taxon_list_id: 3 } }] }),
+    });
+    const id = `BRC${created.body.occurrences[0].values.id}`;
+    await api('DELETE', `/samples/${created.body.values.id}`, { token: await token() });
+    await eventually(async () => {
+      const answer = await observations(`edited_date_from=${today}&page_size=1000`);
+      expect(answer.body.data.find((o: { id: string }) => o.id === id)).toMatchObject({ delete: 'T' });
+    });
+  });
+
   it('when the edited dates exclude the records, then none are listed', async () => {
     const response = await observations('edited_date_from=2000-01-01&edited_date_to=2000-12-31');
     expect(response.body.data).toEqual([]);

@@ -72,7 +72,7 @@ describe('the outbox projector', () => {
         )
       ).map((row) => row.id);
     const readModel = async () =>
-      (await query<{ id: string }>('SELECT id FROM reports.occurrences WHERE location_name = $1 ORDER BY id', [marker])).map((row) => row.id);
+      (await query<{ id: string }>('SELECT id FROM reports.occurrences WHERE location_name = $1 AND NOT deleted ORDER BY id', [marker])).map((row) => row.id);
     const expected = await source();
     expect(expected).toHaveLength(55 * 3);
     await eventually(async () => expect(await readModel()).toEqual(expected), 20_000);

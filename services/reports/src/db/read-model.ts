@@ -31,14 +31,15 @@ const OCCURRENCE_SELECT = `
          s.entered_sref_system, s.location_id, s.location_name, s.recorder_names, s.centroid_lat, s.centroid_lon,
          s.bbox_xmin, s.bbox_ymin, s.bbox_xmax, s.bbox_ymax, o.record_status, o.record_substatus, o.confidential,
          o.sensitivity_precision, o.release_status, o.zero_abundance, o.training, o.external_key, o.comment,
-         o.verified_by_id, o.verified_on, o.created_by_id, o.created_on, o.updated_on
+         o.verified_by_id, o.verified_on, o.created_by_id, o.created_on, o.updated_on, o.deleted OR s.deleted
     FROM records.occurrences o
     JOIN records.samples s ON s.id = o.sample_id
     JOIN records.surveys sv ON sv.id = s.survey_id
     JOIN records.taxa t ON t.id = o.taxa_taxon_list_id`;
 
+/** Occurrences are kept when deleted, marked, for the exchange format's deletions. */
 export async function refreshOccurrences(client: PoolClient, ids: string[]): Promise<void> {
-  await refresh(client, 'occurrences', ids, `${OCCURRENCE_SELECT} WHERE o.id = ANY($1::bigint[]) AND NOT o.deleted AND NOT s.deleted`);
+  await refresh(client, 'occurrences', ids, `${OCCURRENCE_SELECT} WHERE o.id = ANY($1::bigint[])`);
 }
 
 /** Occurrences carry their sample's date, place and survey: a changed sample refreshes them. */

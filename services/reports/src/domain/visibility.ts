@@ -14,7 +14,12 @@ export class NotAllowedError extends Error {}
  * likewise, connections without confidential, sensitive or unreleased
  * records unless they allow them.
  */
-export function visibilityFor(table: ReportTable, auth: AuthContext__Output | null, limitToOwnData: boolean): Visibility {
+export function visibilityFor(
+  table: ReportTable,
+  auth: AuthContext__Output | null,
+  limitToOwnData: boolean,
+  options: { includeDeleted?: boolean } = {},
+): Visibility {
   if (!auth || auth.entity === 'ENTITY_UNSPECIFIED') throw new NotAllowedError('Reports need an authenticated caller.');
   const a = ALIAS[table];
   const values: unknown[] = [];
@@ -37,6 +42,7 @@ export function visibilityFor(table: ReportTable, auth: AuthContext__Output | nu
   if (ownOnly) conditions.push(`${a}.created_by_id = ${bind(userId)}`);
   const connection = auth.entity === 'ENTITY_CLIENT' ? auth.connection : null;
   if (table === 'occurrences') {
+    if (!options.includeDeleted) conditions.push(`NOT ${a}.deleted`);
     if (!connection?.allowConfidential) conditions.push(`NOT ${a}.confidential`);
     if (connection && !connection.allowSensitive) conditions.push(`${a}.sensitivity_precision IS NULL`);
     if (!connection?.allowUnreleased) conditions.push(`${a}.release_status = 'R'`);

@@ -27,6 +27,7 @@ type ObservationRow = {
   lat: number | null;
   lon: number | null;
   recorder_names: string | null;
+  deleted: boolean;
   updated_on: string;
 };
 
@@ -65,6 +66,7 @@ function observation(row: ObservationRow, prefix: string): Record<string, string
     projection: SYSTEMS[system],
     precision: grid && row.entered_sref ? String(gridPrecision(row.entered_sref) ?? '') : undefined,
     recorder: row.recorder_names,
+    delete: row.deleted ? 'T' : undefined,
     lastEditDate: row.updated_on,
     href: `taxon-observations/${id}`,
   });
@@ -91,9 +93,9 @@ function page(request: ExchangeRequest__Output, values: unknown[]): string {
   return `LIMIT $${values.length - 1} OFFSET $${values.length}`;
 }
 
-function visible(request: ExchangeRequest__Output, table: 'occurrences') {
+function visible(request: ExchangeRequest__Output, includeDeleted: boolean) {
   try {
-    return visibilityFor(table, request.auth, false);
+    return visibilityFor('occurrences', request.auth, false, { includeDeleted });
   } catch (error) {
     if (error instanceof NotAllowedError) throw forbidden(error.message);
     throw error;
@@ -104,7 +106,7 @@ function visible(request: ExchangeRequest__Output, table: 'occurrences') {
 export function exchangeHandlers(pool: Pool, logger: Logger) {
   return {
     ListTaxonObservations: unary<ExchangeRequest__Output, ExchangeResponse>(SERVICE, 'ListTaxonObservations', logger, async (request) => {
-      const visibility = visible(request, 'occurrences');
+      const visibility = visible(request, true);
       const values = [...visibility.values];
       const conditions = [`(${visibility.sql})`, 'o.taxon_external_key IS NOT NULL', `o.date_type = ANY($${values.push(DATE_TYPES)}::text[])`];
       conditions.push(`upper(o.entered_sref_system) = ANY($${values.push(Object.keys(SYSTEMS))}::text[])`);
@@ -121,7 +123,7 @@ export function exchangeHandlers(pool: Pool, logger: Logger) {
       const { rows } = await pool.query<ObservationRow>(
         `SELECT o.id, o.external_key, o.survey_title, o.taxon_external_key, o.preferred_taxon, o.taxon, o.zero_abundance,
                 o.sensitivity_precision, o.date_start, o.date_end, o.date_type, o.location_id, o.location_name, o.entered_sref,
-                o.entered_sref_system, o.lat, o.lon, o.recorder_names, ${iso('o.updated_on')} AS updated_on
+                o.entered_sref_system, o.lat, o.lon, o.recorder_names, o.deleted, ${iso('o.updated_on')} AS updated_on
            FROM reports.occurrences o WHERE ${conditions.join(' AND ')}
           ORDER BY o.updated_on, o.id ${page(request, values)}`,
         values,
@@ -132,7 +134,7 @@ export function exchangeHandlers(pool: Pool, logger: Logger) {
     }),
 
     ListAnnotations: unary<ExchangeRequest__Output, ExchangeResponse>(SERVICE, 'ListAnnotations', logger, async (request) => {
-      const visibility = visible(request, 'occurrences');
+      const visibility = visible(request, false);
       const values = [...visibility.values];
       const conditions = [`(${visibility.sql})`];
       if (request.id) {
