@@ -4,8 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it, inject } from 'vitest';
-import pg from 'pg';
-import { api, sampleSubmission, token } from './support/world.ts';
+import { api, sampleSubmission, token, dbQuery } from './support/world.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'rex-admin-'));
@@ -20,16 +19,6 @@ function adminImport(document: unknown): { status: number; output: string } {
     encoding: 'utf8',
   });
   return { status: result.status ?? -1, output: `${result.stdout}${result.stderr}` };
-}
-
-async function query<T>(sql: string, params: unknown[] = []): Promise<T[]> {
-  const client = new pg.Client({ connectionString: inject('databaseUrl') });
-  await client.connect();
-  try {
-    return (await client.query(sql, params)).rows as T[];
-  } finally {
-    await client.end();
-  }
 }
 
 const FIXTURES = {
@@ -56,21 +45,21 @@ describe('pnpm admin import', () => {
       expect(result.status, result.output).toBe(0);
       expect(result.output).toMatch(/imported 1 websites, 1 users, 1 clients, 1 surveys, 1 taxa, 1 attributes, 1 locations/);
     }
-    expect(await query('SELECT id, title FROM auth.websites WHERE id = 40')).toEqual([{ id: '40', title: 'Imported' }]);
-    expect(await query('SELECT site_role_id FROM auth.users_websites WHERE user_id = 41')).toEqual([{ site_role_id: 2 }]);
-    const [client] = await query<{ secret_hash: string }>('SELECT secret_hash FROM auth.clients WHERE id = 45');
+    expect(await dbQuery('SELECT id, title FROM auth.websites WHERE id = 40')).toEqual([{ id: '40', title: 'Imported' }]);
+    expect(await dbQuery('SELECT site_role_id FROM auth.users_websites WHERE user_id = 41')).toEqual([{ site_role_id: 2 }]);
+    const [client] = await dbQuery<{ secret_hash: string }>('SELECT secret_hash FROM auth.clients WHERE id = 45');
     expect(client.secret_hash).toMatch(/^scrypt\$/);
     expect(client.secret_hash).not.toContain('client-secret');
-    expect(await query("SELECT sharing, allow_confidential FROM auth.client_connections WHERE proj_id = 'P45'")).toEqual([
+    expect(await dbQuery("SELECT sharing, allow_confidential FROM auth.client_connections WHERE proj_id = 'P45'")).toEqual([
       { sharing: 'V', allow_confidential: true },
     ]);
-    expect(await query('SELECT survey_id, required FROM records.survey_attributes WHERE attribute_id = 44')).toEqual([{ survey_id: '42', required: false }]);
+    expect(await dbQuery('SELECT survey_id, required FROM records.survey_attributes WHERE attribute_id = 44')).toEqual([{ survey_id: '42', required: false }]);
   });
 
   it('when an import changes a record, then the change is applied in place', async () => {
     const changed = { ...FIXTURES, surveys: [{ id: 42, website_id: 40, title: 'Renamed survey' }] };
     expect(adminImport(changed).status).toBe(0);
-    expect(await query('SELECT title FROM records.surveys WHERE id = 42')).toEqual([{ title: 'Renamed survey' }]);
+    expect(await dbQuery('SELECT title FROM records.surveys WHERE id = 42')).toEqual([{ title: 'Renamed survey' }]);
   });
 
   it('when an entry is bad, then the command names it and nothing at all is imported', async () => {
@@ -81,14 +70,14 @@ describe('pnpm admin import', () => {
     expect(result.status).toBe(1);
     expect(result.output).toMatch(/surveys\[0\]: website 999 does not exist/);
     expect(result.output).toMatch(/nothing was changed/);
-    expect(await query('SELECT id FROM auth.websites WHERE id = 50')).toEqual([]);
+    expect(await dbQuery('SELECT id FROM auth.websites WHERE id = 50')).toEqual([]);
   });
 
   it('when a key is unknown, then the command names it and changes nothing', async () => {
     const result = adminImport({ websites: [{ id: 52, title: 'x', url: 'u', password: 'p', colour: 'red' }] });
     expect(result.status).toBe(1);
     expect(result.output).toMatch(/websites\[0\]: unknown key\(s\) colour/);
-    expect(await query('SELECT id FROM auth.websites WHERE id = 52')).toEqual([]);
+    expect(await dbQuery('SELECT id FROM auth.websites WHERE id = 52')).toEqual([]);
   });
 
   it('when the file is not JSON, then the command says so', () => {

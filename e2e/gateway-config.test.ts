@@ -1,28 +1,17 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { exportJWK, importSPKI } from 'jose';
-import pg from 'pg';
 import { DEMO } from '@rex/admin';
 import { startGateway, type ExtraGateway } from './support/gateway.ts';
-import { WEBSITE_PASSWORD, api, demoPublicKey, keyPair, sampleSubmission, setUpWorld, token } from './support/world.ts';
+import { WEBSITE_PASSWORD, api, demoPublicKey, keyPair, sampleSubmission, setUpWorld, token, dbQuery } from './support/world.ts';
 
 const gateways: ExtraGateway[] = [];
 async function gatewayWith(config: Record<string, unknown>): Promise<ExtraGateway> {
   const gateway = await startGateway(config);
   gateways.push(gateway);
   return gateway;
-}
-
-async function query(sql: string, params: unknown[]): Promise<void> {
-  const client = new pg.Client({ connectionString: inject('databaseUrl') });
-  await client.connect();
-  try {
-    await client.query(sql, params);
-  } finally {
-    await client.end();
-  }
 }
 
 let sampleId: string;
@@ -159,14 +148,14 @@ describe('rate limits', () => {
 describe('key rotation', () => {
   it('when a website stores two PEM keys, then tokens signed with either are accepted and others refused', async () => {
     const [oldKey, newKey] = [keyPair(), keyPair()];
-    await query('UPDATE auth.websites SET public_key = $1 WHERE id = $2', [`${oldKey.publicKey}\n${newKey.publicKey}`, DEMO.websiteId]);
+    await dbQuery('UPDATE auth.websites SET public_key = $1 WHERE id = $2', [`${oldKey.publicKey}\n${newKey.publicKey}`, DEMO.websiteId]);
     try {
       for (const pem of [oldKey.privateKey, newKey.privateKey]) {
         expect((await api('GET', `/samples/${sampleId}`, { token: await token({ pem }) })).status).toBe(200);
       }
       expect((await api('GET', `/samples/${sampleId}`, { token: await token({ pem: keyPair().privateKey }) })).status).toBe(401);
     } finally {
-      await query('UPDATE auth.websites SET public_key = $1 WHERE id = $2', [demoPublicKey(), DEMO.websiteId]);
+      await dbQuery('UPDATE auth.websites SET public_key = $1 WHERE id = $2', [demoPublicKey(), DEMO.websiteId]);
     }
   });
 
@@ -176,12 +165,12 @@ describe('key rotation', () => {
     const server: Server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: [jwk] })));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/jwks.json`;
-    await query('UPDATE auth.websites SET jwks_url = $1 WHERE id = $2', [url, DEMO.websiteId]);
+    await dbQuery('UPDATE auth.websites SET jwks_url = $1 WHERE id = $2', [url, DEMO.websiteId]);
     try {
       expect((await api('GET', `/samples/${sampleId}`, { token: await token({ pem: published.privateKey, kid: 'k1' }) })).status).toBe(200);
       expect((await api('GET', `/samples/${sampleId}`, { token: await token({ pem: keyPair().privateKey, kid: 'k1' }) })).status).toBe(401);
     } finally {
-      await query('UPDATE auth.websites SET jwks_url = NULL WHERE id = $1', [DEMO.websiteId]);
+      await dbQuery('UPDATE auth.websites SET jwks_url = NULL WHERE id = $1', [DEMO.websiteId]);
       server.close();
     }
   });

@@ -1,8 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
-import pg from 'pg';
-import { api, eventually, sampleSubmission, setUpWorld, token } from './support/world.ts';
+import { api, eventually, sampleSubmission, setUpWorld, token, dbQuery } from './support/world.ts';
 
 /** Another reports replica on the suite's database, applying the outbox in small batches. */
 function replica(): ChildProcess {
@@ -21,16 +20,6 @@ function replica(): ChildProcess {
     },
     stdio: 'ignore',
   });
-}
-
-async function query<T>(sql: string, params: unknown[] = []): Promise<T[]> {
-  const client = new pg.Client({ connectionString: inject('databaseUrl') });
-  await client.connect();
-  try {
-    return (await client.query(sql, params)).rows as T[];
-  } finally {
-    await client.end();
-  }
 }
 
 const replicas: ChildProcess[] = [];
@@ -60,23 +49,23 @@ describe('the outbox projector', () => {
       if (i % 10 === 9) await Promise.all(writes.splice(0));
     }
     await Promise.all(writes);
-    const deleted = await query<{ id: string }>("SELECT id FROM records.samples WHERE location_name = $1 ORDER BY id LIMIT 5", [marker]);
+    const deleted = await dbQuery<{ id: string }>("SELECT id FROM records.samples WHERE location_name = $1 ORDER BY id LIMIT 5", [marker]);
     for (const { id } of deleted) expect((await api('DELETE', `/samples/${id}`, { token: bearer })).status).toBe(204);
 
     const source = async () =>
       (
-        await query<{ id: string }>(
+        await dbQuery<{ id: string }>(
           `SELECT o.id FROM records.occurrences o JOIN records.samples s ON s.id = o.sample_id
             WHERE s.location_name = $1 AND NOT o.deleted ORDER BY o.id`,
           [marker],
         )
       ).map((row) => row.id);
     const readModel = async () =>
-      (await query<{ id: string }>('SELECT id FROM reports.occurrences WHERE location_name = $1 AND NOT deleted ORDER BY id', [marker])).map((row) => row.id);
+      (await dbQuery<{ id: string }>('SELECT id FROM reports.occurrences WHERE location_name = $1 AND NOT deleted ORDER BY id', [marker])).map((row) => row.id);
     const expected = await source();
     expect(expected).toHaveLength(55 * 3);
     await eventually(async () => expect(await readModel()).toEqual(expected), 20_000);
-    const [behind] = await query<{ n: string }>(
+    const [behind] = await dbQuery<{ n: string }>(
       "SELECT count(*) AS n FROM records.outbox o, reports.projector_cursor c WHERE c.name = 'outbox' AND (o.txid, o.id) > (c.txid, c.event_id)",
     );
     expect(Number(behind.n)).toBe(0);

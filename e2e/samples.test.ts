@@ -1,7 +1,6 @@
 import { beforeAll, describe, expect, it, inject } from 'vitest';
-import pg from 'pg';
 import { DEMO } from '@rex/admin';
-import { OTHER_USER, SECOND_WEBSITE, api, sampleSubmission, services, setUpWorld, token } from './support/world.ts';
+import { OTHER_USER, SECOND_WEBSITE, api, sampleSubmission, services, setUpWorld, token, dbQuery } from './support/world.ts';
 
 const ISO_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}[+-]\d{2}:\d{2}$/;
 const SAMPLE_FIELDS = [
@@ -15,14 +14,8 @@ let demoToken: string;
 let otherToken: string;
 
 async function count(table: string): Promise<number> {
-  const client = new pg.Client({ connectionString: inject('databaseUrl') });
-  await client.connect();
-  try {
-    const { rows } = await client.query(`SELECT count(*)::int AS n FROM records.${table}`);
-    return rows[0].n;
-  } finally {
-    await client.end();
-  }
+  const [row] = await dbQuery<{ n: number }>(`SELECT count(*)::int AS n FROM records.${table}`);
+  return row.n;
 }
 
 async function createSample(body: Record<string, unknown> = sampleSubmission(), as = demoToken) {
@@ -220,14 +213,11 @@ describe('DELETE /samples/:id', () => {
     expect((await api('DELETE', `/samples/${id}`, { token: demoToken })).status).toBe(404);
     expect((await api('PUT', `/samples/${id}`, { token: demoToken, body: { values: { comment: 'x' } } })).status).toBe(404);
 
-    const client = new pg.Client({ connectionString: inject('databaseUrl') });
-    await client.connect();
-    const { rows } = await client.query('SELECT deleted FROM records.occurrences WHERE id = $1', [created.occurrences[0].values.id]);
-    const { rows: events } = await client.query(
+    const rows = await dbQuery<{ deleted: boolean }>('SELECT deleted FROM records.occurrences WHERE id = $1', [created.occurrences[0].values.id]);
+    const events = await dbQuery<{ entity: string }>(
       "SELECT entity, operation FROM records.outbox WHERE operation = 'delete' AND entity_id = ANY($1::bigint[]) ORDER BY entity",
       [[id, created.samples[0].values.id, created.occurrences[0].values.id]],
     );
-    await client.end();
     expect(rows[0].deleted).toBe(true);
     expect(events.map((e: { entity: string }) => e.entity)).toEqual(['occurrence', 'sample', 'sample']);
   });

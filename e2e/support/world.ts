@@ -4,6 +4,7 @@
 import { createPublicKey, generateKeyPairSync } from 'node:crypto';
 import { inject } from 'vitest';
 import { SignJWT, importPKCS8, type JWTPayload } from 'jose';
+import pg from 'pg';
 import { createPool } from '@rex/db';
 import { DEMO, importFixtures, parseFixtures } from '@rex/admin';
 
@@ -153,6 +154,17 @@ export async function api(method: string, path: string, options: { token?: strin
     parsed = undefined;
   }
   return { status: response.status, headers: response.headers, body: parsed, text };
+}
+
+/** One query on the suite's database, for checking what was (or was not) written. */
+export async function dbQuery<T>(sql: string, params: unknown[] = []): Promise<T[]> {
+  const client = new pg.Client({ connectionString: inject('databaseUrl') });
+  await client.connect();
+  try {
+    return (await client.query(sql, params)).rows as T[];
+  } finally {
+    await client.end();
+  }
 }
 
 /** Waits until `check` passes (the read model follows writes within about a second). */

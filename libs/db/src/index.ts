@@ -2,3 +2,4 @@ export { createPool, withTransaction, isReachable, type Pool, type PoolClient } 
 export { migrate, readMigrations, type Migration } from './migrate.ts';
 export { startEmbeddedPostgres, freePort, type EmbeddedDatabase } from './embedded.ts';
 export { createDatabase, dropDatabase, databaseUrl } from './databases.ts';
+export { superviseDatabase } from './supervise.ts';

@@ -1,8 +1,8 @@
 import { loadEnv } from '@rex/config';
 import { createLogger } from '@rex/logger';
-import { startMetricsServer, stopTracing } from '@rex/telemetry';
+import { RestConfigError, loadRestConfig } from '@rex/rest-config';
+import { runService } from '@rex/telemetry';
 import { GatewayEnv } from './config.ts';
-import { loadRestConfig, RestConfigError } from '@rex/rest-config';
 import { startGateway } from './server.ts';
 
 const config = loadEnv(GatewayEnv);
@@ -17,19 +17,4 @@ try {
   process.exit(1);
 }
 
-const metrics = await startMetricsServer(config.METRICS_PORT);
-const gateway = await startGateway(config, logger, restConfig).catch((error) => {
-  logger.fatal({ err: error }, 'gateway failed to start');
-  process.exit(1);
-});
-logger.info({ metricsPort: metrics.port }, 'gateway ready');
-
-const shutdown = async (signal: string) => {
-  logger.info({ signal }, 'shutting down');
-  await gateway.stop();
-  metrics.server.close();
-  await stopTracing();
-  process.exit(0);
-};
-process.once('SIGTERM', () => void shutdown('SIGTERM'));
-process.once('SIGINT', () => void shutdown('SIGINT'));
+await runService({ name: 'gateway', logger, metricsPort: config.METRICS_PORT, start: () => startGateway(config, logger, restConfig) });

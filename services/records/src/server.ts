@@ -1,4 +1,4 @@
-import { createPool, isReachable, migrate, type Pool } from '@rex/db';
+import { createPool, superviseDatabase, type Pool } from '@rex/db';
 import { startGrpcServer, type GrpcServer } from '@rex/grpc';
 import type { Logger } from '@rex/logger';
 import { recordsV1 } from '@rex/protos';
@@ -25,31 +25,22 @@ export async function startRecordsServer(config: RecordsConfig, logger: Logger):
   });
   logger.info({ port: grpcServer.port }, 'records gRPC server listening');
 
-  let migrated = false;
   let stopping = false;
-  const checkDatabase = async () => {
-    if (stopping) return;
-    if (!migrated) {
-      try {
-        const applied = await migrate(pool, SCHEMA, migrations());
-        if (applied.length) logger.info({ applied }, 'migrations applied');
-        migrated = true;
-      } catch (error) {
-        logger.warn({ err: error }, 'database not ready');
-      }
-    }
-    const ready = migrated && (await isReachable(pool));
-    if (!stopping) grpcServer.health.setStatus(SERVICE_NAME, ready ? 'SERVING' : 'NOT_SERVING');
-  };
-  await checkDatabase();
-  const watcher = setInterval(checkDatabase, migrated ? 5_000 : 1_000);
-  watcher.unref();
+  const database = await superviseDatabase({
+    pool,
+    schema: SCHEMA,
+    migrations: migrations(),
+    logger,
+    setReady: (ready) => {
+      if (!stopping) grpcServer.health.setStatus(SERVICE_NAME, ready ? 'SERVING' : 'NOT_SERVING');
+    },
+  });
 
   return {
     port: grpcServer.port,
     async stop(timeoutMs = config.SHUTDOWN_TIMEOUT_MS) {
       stopping = true;
-      clearInterval(watcher);
+      database.stop();
       grpcServer.health.setStatus(SERVICE_NAME, 'NOT_SERVING');
       if (config.SHUTDOWN_DELAY_MS) await new Promise((resolve) => setTimeout(resolve, config.SHUTDOWN_DELAY_MS));
       await grpcServer.drain(timeoutMs);

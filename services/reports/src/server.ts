@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { createPool, isReachable, migrate, type Pool } from '@rex/db';
+import { createPool, superviseDatabase, type Pool } from '@rex/db';
 import { startGrpcServer } from '@rex/grpc';
 import type { Logger } from '@rex/logger';
 import { reportsV1 } from '@rex/protos';
@@ -33,35 +33,29 @@ export async function startReportsServer(config: ReportsConfig, logger: Logger) 
   });
   logger.info({ port: server.port }, 'reports gRPC server listening');
 
-  let migrated = false;
   let stopping = false;
   let projector: ReturnType<typeof startProjector> | undefined;
-  const checkDatabase = async () => {
-    if (stopping) return;
-    if (!migrated) {
-      try {
-        const applied = await migrate(pool, SCHEMA, migrations());
-        if (applied.length) logger.info({ applied }, 'migrations applied');
-        migrated = true;
-        if (config.PROJECTOR_ENABLED === 'true') {
-          projector = startProjector(pool, logger, { batchSize: config.PROJECTOR_BATCH_SIZE, idleMs: config.PROJECTOR_IDLE_MS });
-        }
-      } catch (error) {
-        logger.warn({ err: error }, 'database not ready');
+  const database = await superviseDatabase({
+    pool,
+    readPool,
+    schema: SCHEMA,
+    migrations: migrations(),
+    logger,
+    setReady: (ready) => {
+      if (!stopping) server.health.setStatus(SERVICE_NAME, ready ? 'SERVING' : 'NOT_SERVING');
+    },
+    onMigrated: () => {
+      if (config.PROJECTOR_ENABLED === 'true') {
+        projector = startProjector(pool, logger, { batchSize: config.PROJECTOR_BATCH_SIZE, idleMs: config.PROJECTOR_IDLE_MS });
       }
-    }
-    const ready = migrated && (await isReachable(readPool));
-    if (!stopping) server.health.setStatus(SERVICE_NAME, ready ? 'SERVING' : 'NOT_SERVING');
-  };
-  await checkDatabase();
-  const watcher = setInterval(checkDatabase, 2_000);
-  watcher.unref();
+    },
+  });
 
   return {
     port: server.port,
     async stop() {
       stopping = true;
-      clearInterval(watcher);
+      database.stop();
       server.health.setStatus(SERVICE_NAME, 'NOT_SERVING');
       if (config.SHUTDOWN_DELAY_MS) await new Promise((resolve) => setTimeout(resolve, config.SHUTDOWN_DELAY_MS));
       await projector?.stop();

@@ -1,7 +1,7 @@
 import { loadEnv } from '@rex/config';
 import { createLogger } from '@rex/logger';
 import { RestConfigError, loadRestConfig } from '@rex/rest-config';
-import { startMetricsServer, stopTracing } from '@rex/telemetry';
+import { runService } from '@rex/telemetry';
 import { SearchEnv } from './config.ts';
 import { startSearchServer } from './server.ts';
 
@@ -17,18 +17,4 @@ try {
   process.exit(1);
 }
 
-const metrics = await startMetricsServer(config.METRICS_PORT);
-const server = await startSearchServer(config, restConfig, logger).catch((error) => {
-  logger.fatal({ err: error }, 'search failed to start');
-  process.exit(1);
-});
-
-const shutdown = async (signal: string) => {
-  logger.info({ signal }, 'shutting down');
-  await server.stop();
-  metrics.server.close();
-  await stopTracing();
-  process.exit(0);
-};
-process.once('SIGTERM', () => void shutdown('SIGTERM'));
-process.once('SIGINT', () => void shutdown('SIGINT'));
+await runService({ name: 'search', logger, metricsPort: config.METRICS_PORT, start: () => startSearchServer(config, restConfig, logger) });
