@@ -350,3 +350,96 @@ describe('bad requests', () => {
     expect(response.body.code).toBe(404);
   });
 });
+
+describe('versions (ETags)', () => {
+  it('when a sample is created, read and changed, then ETags follow its version and If-None-Match gives 304', async () => {
+    const created = await createSample();
+    const id = created.body.values.id;
+    const tag = created.headers.get('etag');
+    expect(tag).toMatch(/^"\d+"$/);
+    const read = await api('GET', `/samples/${id}`, { token: demoToken });
+    expect(read.headers.get('etag')).toBe(tag);
+    const unchanged = await api('GET', `/samples/${id}`, { token: demoToken, headers: { 'If-None-Match': tag! } });
+    expect(unchanged.status).toBe(304);
+    expect(unchanged.text).toBe('');
+    const updated = await api('PUT', `/samples/${id}`, { token: demoToken, body: { values: { comment: 'v2' } }, headers: { 'If-Match': tag! } });
+    expect(updated.status).toBe(200);
+    expect(updated.headers.get('etag')).not.toBe(tag);
+    expect((await api('GET', `/samples/${id}`, { token: demoToken, headers: { 'If-None-Match': tag! } })).status).toBe(200);
+  });
+
+  it('when If-Match holds a stale version, then PUT and DELETE are 412 and change nothing', async () => {
+    const created = await createSample(sampleSubmission({ comment: 'first' }));
+    const id = created.body.values.id;
+    const stale = created.headers.get('etag')!;
+    await api('PUT', `/samples/${id}`, { token: demoToken, body: { values: { comment: 'second' } } });
+    const put = await api('PUT', `/samples/${id}`, { token: demoToken, body: { values: { comment: 'lost update' } }, headers: { 'If-Match': stale } });
+    expect(put.status).toBe(412);
+    expect(put.body).toEqual({ code: 412, status: 'Precondition Failed', message: 'If-Match condition not met. Record may have been updated by another user.' });
+    expect((await api('DELETE', `/samples/${id}`, { token: demoToken, headers: { 'If-Match': stale } })).status).toBe(412);
+    const read = await api('GET', `/samples/${id}`, { token: demoToken });
+    expect(read.body.values.comment).toBe('second');
+    expect((await api('DELETE', `/samples/${id}`, { token: demoToken, headers: { 'If-Match': read.headers.get('etag')! } })).status).toBe(204);
+  });
+});
+
+describe('retries and duplicates', () => {
+  it('when a submission is retried with the same Idempotency-Key, then the first answer comes back and nothing new is written', async () => {
+    const key = `retry-${Date.now()}`;
+    const body = sampleSubmission({ comment: 'once only' }, { occurrences: [{ values: { taxa_taxon_list_id: 1 } }] });
+    const before = await count('samples');
+    const first = await api('POST', '/samples', { token: demoToken, body, headers: { 'Idempotency-Key': key } });
+    expect(first.status).toBe(201);
+    const retries = await Promise.all([1, 2, 3].map(() => api('POST', '/samples', { token: demoToken, body, headers: { 'Idempotency-Key': key } })));
+    for (const retry of retries) {
+      expect(retry.status).toBe(201);
+      expect(retry.headers.get('idempotent-replayed')).toBe('true');
+      expect(retry.body).toEqual(first.body);
+      expect(retry.headers.get('location')).toBe(first.headers.get('location'));
+    }
+    expect(await count('samples')).toBe(before + 1);
+  });
+
+  it('when retries race each other, then exactly one submission is written', async () => {
+    const key = `race-${Date.now()}`;
+    const body = sampleSubmission({ comment: 'raced' });
+    const before = await count('samples');
+    const answers = await Promise.all(Array.from({ length: 6 }, () => api('POST', '/samples', { token: demoToken, body, headers: { 'Idempotency-Key': key } })));
+    expect(answers.map((a) => a.status)).toEqual(Array(6).fill(201));
+    expect(new Set(answers.map((a) => a.body.values.id)).size).toBe(1);
+    expect(await count('samples')).toBe(before + 1);
+  });
+
+  it('when the same Idempotency-Key comes with a different submission, then 409', async () => {
+    const key = `reuse-${Date.now()}`;
+    await api('POST', '/samples', { token: demoToken, body: sampleSubmission({ comment: 'a' }), headers: { 'Idempotency-Key': key } });
+    const reused = await api('POST', '/samples', { token: demoToken, body: sampleSubmission({ comment: 'b' }), headers: { 'Idempotency-Key': key } });
+    expect(reused.status).toBe(409);
+    expect(reused.body.message).toBe('The Idempotency-Key was already used for a different submission.');
+  });
+
+  it("when another user sends the same Idempotency-Key, then it is that user's own key", async () => {
+    const key = `shared-${Date.now()}`;
+    const mine = await api('POST', '/samples', { token: demoToken, body: sampleSubmission(), headers: { 'Idempotency-Key': key } });
+    const theirs = await api('POST', '/samples', { token: otherToken, body: sampleSubmission(), headers: { 'Idempotency-Key': key } });
+    expect(theirs.status).toBe(201);
+    expect(theirs.body.values.id).not.toBe(mine.body.values.id);
+  });
+
+  it('when an external_key is already used in the website, then 409 naming the sample that has it', async () => {
+    const externalKey = `ext-${Date.now()}`;
+    const first = await createSample(sampleSubmission({ external_key: externalKey }));
+    const duplicate = await api('POST', '/samples', { token: demoToken, body: sampleSubmission({ external_key: externalKey }) });
+    expect(duplicate.status).toBe(409);
+    expect(duplicate.body).toEqual({
+      code: 409,
+      status: 'Conflict',
+      message: 'Duplicate external_key would be created',
+      duplicate_of: { id: first.body.values.id, href: first.body.href },
+    });
+    const other = await createSample();
+    const update = await api('PUT', `/samples/${other.body.values.id}`, { token: demoToken, body: { values: { external_key: externalKey } } });
+    expect(update.status).toBe(409);
+    expect((await api('PUT', `/samples/${first.body.values.id}`, { token: demoToken, body: { values: { external_key: externalKey, comment: 'kept key' } } })).status).toBe(200);
+  });
+});

@@ -25,6 +25,9 @@ export const invalid = (violations: FieldViolation[] | Record<string, string>, m
     Array.isArray(violations) ? violations : Object.entries(violations).map(([field, description]) => ({ field, description })),
   );
 export const badRequest = (message: string): DomainError => new DomainError(grpc.status.FAILED_PRECONDITION, message);
+/** A precondition the client set (If-Match) does not hold: HTTP 412. */
+export const preconditionFailed = (message: string): DomainError =>
+  new DomainError(grpc.status.FAILED_PRECONDITION, message, [], { http_status: '412' });
 export const notFound = (message = 'Not Found'): DomainError => new DomainError(grpc.status.NOT_FOUND, message);
 export const forbidden = (message: string): DomainError => new DomainError(grpc.status.PERMISSION_DENIED, message);
 export const conflict = (message: string, metadata: Record<string, string> = {}): DomainError =>

@@ -4,6 +4,7 @@ export {
   invalid,
   badRequest,
   notFound,
+  preconditionFailed,
   forbidden,
   conflict,
   unavailable,

@@ -8,7 +8,7 @@ import { createCors } from './auth/cors.ts';
 import { HttpError, errorBody } from './http-error.ts';
 import { RateLimiter } from './rate-limit.ts';
 import type { MethodName, RestConfig } from '@rex/rest-config';
-import { SERVICES_PATH } from './routes/context.ts';
+import { SERVICES_PATH, servicesUrl } from './routes/context.ts';
 import type { Route } from './routes/route.ts';
 import { rawBody } from './routes/search.ts';
 import { serviceRootRouter } from './routes/service-root.ts';
@@ -146,7 +146,11 @@ export function createApp(options: AppOptions): Express {
       res.end();
       return;
     }
-    res.status(status).json(errorBody(status, httpError ? httpError.detail : 'Internal error', httpError?.extra));
+    const extra = { ...httpError?.extra };
+    // A conflicting record is named by its path below the service root; the client gets its full href.
+    const duplicate = extra.duplicate_of as { id: string; path?: string } | undefined;
+    if (duplicate?.path) extra.duplicate_of = { id: duplicate.id, href: `${servicesUrl(req)}/rest/${duplicate.path}` };
+    res.status(status).json(errorBody(status, httpError ? httpError.detail : 'Internal error', extra));
   };
   app.use(onError);
   return app;

@@ -20,7 +20,7 @@ const HTTP_STATUS: Partial<Record<grpc.status, number>> = {
 export function httpErrorFromGrpc(error: unknown, backend: string): HttpError | undefined {
   if (!isServiceError(error)) return undefined;
   const decoded = decodeServiceError(error);
-  const status = HTTP_STATUS[decoded.code] ?? 500;
+  const status = decoded.metadata.http_status ? Number(decoded.metadata.http_status) : (HTTP_STATUS[decoded.code] ?? 500);
   if (status === 503) return new HttpError(503, decoded.fromService ? decoded.message : `The ${backend} service is unavailable; try again shortly.`);
   if (status === 504) return new HttpError(504, `The ${backend} service did not answer in time.`);
   if (status === 500) return new HttpError(500, 'Internal error');
@@ -28,5 +28,8 @@ export function httpErrorFromGrpc(error: unknown, backend: string): HttpError | 
   if (decoded.violations.length) {
     return new HttpError(status, Object.fromEntries(decoded.violations.map((v) => [v.field, v.description])));
   }
-  return new HttpError(status, decoded.message, decoded.metadata.extra ? JSON.parse(decoded.metadata.extra) : {});
+  const extra = decoded.metadata.duplicate_of_id
+    ? { duplicate_of: { id: decoded.metadata.duplicate_of_id, path: decoded.metadata.duplicate_of_path } }
+    : {};
+  return new HttpError(status, decoded.message, extra);
 }

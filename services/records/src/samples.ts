@@ -1,5 +1,6 @@
-import { withTransaction, type Pool } from '@rex/db';
-import { badRequest, forbidden, invalid, notFound } from '@rex/grpc';
+import { createHash } from 'node:crypto';
+import { withTransaction, type Pool, type PoolClient } from '@rex/db';
+import { badRequest, conflict, forbidden, invalid, notFound, preconditionFailed } from '@rex/grpc';
 import type { AuthContext__Output, FieldValue, SavedRecord, Submission__Output } from '@rex/protos';
 import { ATTRIBUTE_PREFIX } from './domain/attributes.ts';
 import type { Errors } from './domain/fields.ts';
@@ -9,8 +10,11 @@ import { fromFieldValues, parseInteger, text, toFieldValues, type Value, type Va
 import type { ReferenceData } from './db/reference-repo.ts';
 import {
   deleteSampleTree,
+  findIdempotentSubmission,
   findSample,
   listSamples,
+  sampleWithExternalKey,
+  type IdempotentSubmission,
   lockSample,
   SAMPLE_FILTERS,
   type SampleRow,
@@ -32,6 +36,13 @@ type SamplePlan = {
 };
 
 type Caller = { websiteId: string; userId: string; scope: string };
+
+/** The first answer to a submission, for a retry with the same idempotency key and body. */
+function replay(earlier: IdempotentSubmission, hash: string): SavedRecord {
+  if (earlier.requestHash !== hash) throw conflict('The Idempotency-Key was already used for a different submission.');
+  const saved = earlier.saved as { tree: SavedSample[]; stamp: string; version: string };
+  return { ...savedSample(saved.tree[0], saved.stamp, saved.version), replayed: true };
+}
 
 const ANONYMOUS_USER_ID = '1';
 
@@ -55,7 +66,7 @@ const NOT_A_USER = 'Records are read and changed by the users who created them; 
 function rowValues(row: SampleRow): Record<string, Value> {
   const values: Record<string, Value> = {};
   for (const [key, value] of Object.entries(row)) {
-    if (key !== 'owner_website_id' && key !== 'attribute_values') values[key] = value === null ? null : String(value);
+    if (key !== 'owner_website_id' && key !== 'attribute_values' && key !== 'version') values[key] = value === null ? null : String(value);
   }
   values.date = displayDate(row.date_start, row.date_end, row.date_type);
   Object.assign(values, attributeValuesForResponse('sample', row.attribute_values ?? []));
@@ -121,14 +132,34 @@ function toNewSample(plan: SamplePlan): NewSample {
 
 const toNewOccurrence = ({ changes }: SamplePlan['occurrences'][number]): NewOccurrence => ({ columns: changes.columns, attributes: changes.attributes });
 
-function savedSample(saved: SavedSample, when: string): SavedRecord {
+function savedSample(saved: SavedSample, when: string, version = ''): SavedRecord {
   return {
     entity: 'sample',
     values: stamp(saved.id, when),
     occurrences: saved.occurrences.map((id) => ({ entity: 'occurrence', values: stamp(id, when) })),
     samples: saved.samples.map((child) => savedSample(child, when)),
+    version,
   };
 }
+
+/** If-Match: the change goes ahead only when the client holds the current version. */
+function checkVersion(current: string, ifMatch: string[]): void {
+  if (ifMatch.length && !ifMatch.includes('*') && !ifMatch.includes(current)) {
+    throw preconditionFailed('If-Match condition not met. Record may have been updated by another user.');
+  }
+}
+
+const requestHash = (submission: Submission__Output | null) => createHash('sha256').update(JSON.stringify(submission ?? {})).digest('hex');
+
+/** The unique external key of samples, refused as a conflict that names the sample holding it. */
+async function duplicateExternalKey(db: Pool | PoolClient, websiteId: string, externalKey: unknown, exceptId?: string): Promise<void> {
+  if (typeof externalKey !== 'string' || !externalKey) return;
+  const holder = await sampleWithExternalKey(db, websiteId, externalKey, exceptId);
+  if (holder) throw conflict('Duplicate external_key would be created', { duplicate_of_id: holder, duplicate_of_path: `samples/${holder}` });
+}
+
+const isUniqueViolation = (error: unknown, constraint: string) =>
+  (error as { code?: string; constraint?: string }).code === '23505' && (error as { constraint?: string }).constraint === constraint;
 
 export function createSamples(db: Pool, reference: ReferenceData) {
   const writer = (who: Caller): Writer => ({ websiteId: who.websiteId, userId: who.userId || null, createdById: who.userId || ANONYMOUS_USER_ID });
@@ -148,25 +179,46 @@ export function createSamples(db: Pool, reference: ReferenceData) {
   }
 
   return {
-    async create(auth: AuthContext__Output | null, submission: Submission__Output | null): Promise<SavedRecord> {
+    async create(auth: AuthContext__Output | null, submission: Submission__Output | null, idempotencyKey = ''): Promise<SavedRecord> {
       const who = caller(auth);
+      const author = writer(who);
+      const hash = requestHash(submission);
+      if (idempotencyKey) {
+        const earlier = await findIdempotentSubmission(db, who.websiteId, author.createdById, idempotencyKey);
+        if (earlier) return replay(earlier, hash);
+      }
       const tree = toTree(submission);
       if (!Object.keys(tree.values).length) throw invalid({ 'sample:id': 'Values not submitted for sample.' });
       const { surveys, taxa } = await loadReferences(who.websiteId, tree);
       const errors: Errors = {};
       const plan = planNewTree(tree, undefined, surveys, taxa, errors);
       if (Object.keys(errors).length) throw invalid(errors);
-      const result = await insertNewRecords({ pool: db }, { samples: [toNewSample(plan)], occurrences: [], parent: null }, writer(who));
-      return savedSample(result.samples[0], result.stamp);
+      await duplicateExternalKey(db, who.websiteId, plan.changes.columns.external_key);
+      try {
+        const result = await insertNewRecords(
+          { pool: db },
+          { samples: [toNewSample(plan)], occurrences: [], parent: null },
+          author,
+          idempotencyKey ? { key: idempotencyKey, requestHash: hash } : undefined,
+        );
+        return savedSample(result.samples[0], result.stamp, result.version);
+      } catch (error) {
+        if (isUniqueViolation(error, 'idempotency_keys_pkey')) {
+          const earlier = await findIdempotentSubmission(db, who.websiteId, author.createdById, idempotencyKey);
+          if (earlier) return replay(earlier, hash);
+        }
+        if (isUniqueViolation(error, 'samples_external_key')) await duplicateExternalKey(db, who.websiteId, plan.changes.columns.external_key);
+        throw error;
+      }
     },
 
-    async get(auth: AuthContext__Output | null, id: string): Promise<Record<string, Value>> {
+    async get(auth: AuthContext__Output | null, id: string): Promise<{ values: Record<string, Value>; version: string }> {
       const who = caller(auth);
       const row = await findSample(db, id);
       if (!row || row.deleted === 't' || row.owner_website_id !== who.websiteId) throw notFound();
       if (!who.userId) throw forbidden(NOT_A_USER);
       if (row.created_by_id !== who.userId) throw forbidden('Resource belongs to a different user account.');
-      return rowValues(row);
+      return { values: rowValues(row), version: row.version };
     },
 
     /**
@@ -188,7 +240,7 @@ export function createSamples(db: Pool, reference: ReferenceData) {
       return { samples: rows.slice(0, limit).map(rowValues), more: rows.length > limit };
     },
 
-    async update(auth: AuthContext__Output | null, id: string, submission: Submission__Output | null): Promise<SavedRecord> {
+    async update(auth: AuthContext__Output | null, id: string, submission: Submission__Output | null, ifMatch: string[] = []): Promise<SavedRecord> {
       const who = caller(auth);
       const tree = toTree(submission);
       const givenId = text(tree.values, 'id');
@@ -199,6 +251,7 @@ export function createSamples(db: Pool, reference: ReferenceData) {
       return withTransaction(db, async (client) => {
         const locked = await lockSample(client, id);
         checkOwner(locked, who, 'PUT');
+        checkVersion(locked!.version, ifMatch);
         const errors: Errors = {};
         const changes = planSampleUpdate(tree.values, locked!, surveys, errors);
         const survey = changes.survey;
@@ -207,11 +260,8 @@ export function createSamples(db: Pool, reference: ReferenceData) {
         mediaErrors('sample', tree.media, errors);
         const samples = tree.samples.map((child) => planNewTree(child, parentValues, surveys, taxa, errors));
         if (Object.keys(errors).length) throw invalid(errors);
-        const row = await updateRow(client, 'records.samples', id, {
-          ...changes.columns,
-          updated_on: new Date(),
-          updated_by_id: who.userId,
-        });
+        await duplicateExternalKey(client, who.websiteId, changes.columns.external_key, id);
+        const row = await updateRow(client, 'records.samples', id, { ...changes.columns, updated_by_id: who.userId });
         await saveAttributeValues(client, 'sample', id, changes.attributes, changes.replacedAttributes);
         const surveyId = String(changes.columns.survey_id ?? locked!.survey_id);
         await writeOutbox(client, [{ entity: 'sample', entityId: id, operation: 'update', websiteId: who.websiteId, surveyId, userId: who.userId }]);
@@ -222,6 +272,7 @@ export function createSamples(db: Pool, reference: ReferenceData) {
         );
         return {
           entity: 'sample',
+          version: row.version,
           values: stamp(row.id, row.created_on, row.updated_on),
           occurrences: children.occurrences.map((child) => ({ entity: 'occurrence', values: stamp(child, children.stamp) })),
           samples: children.samples.map((child) => savedSample(child, children.stamp)),
@@ -229,11 +280,12 @@ export function createSamples(db: Pool, reference: ReferenceData) {
       });
     },
 
-    async remove(auth: AuthContext__Output | null, id: string): Promise<void> {
+    async remove(auth: AuthContext__Output | null, id: string, ifMatch: string[] = []): Promise<void> {
       const who = caller(auth);
       await withTransaction(db, async (client) => {
         const locked = await lockSample(client, id);
         checkOwner(locked, who, 'DELETE');
+        checkVersion(locked!.version, ifMatch);
         const deleted = await deleteSampleTree(client, id, who.userId);
         await writeOutbox(
           client,

@@ -17,14 +17,14 @@ export function createRecordsClient(address: string, deadlineMs: number) {
   const client = new recordsV1.RecordsService(address, grpc.credentials.createInsecure(), CHANNEL_OPTIONS) as RecordsServiceClient;
   const call = <R>(method: string, request: object) => callUnary<object, R>(client, SERVICE, method, request, deadlineMs);
   return {
-    createSample: (auth: AuthContext, submission: Submission) =>
-      call<CreateSampleResponse__Output>('CreateSample', { auth, submission }),
+    createSample: (auth: AuthContext, submission: Submission, idempotencyKey = '') =>
+      call<CreateSampleResponse__Output>('CreateSample', { auth, submission, idempotencyKey }),
     getSample: (auth: AuthContext, id: string) => call<GetSampleResponse__Output>('GetSample', { auth, id }),
     listSamples: (auth: AuthContext, filters: Record<string, string>, limit: number, offset: number) =>
       call<ListSamplesResponse__Output>('ListSamples', { auth, filters, limit, offset }),
-    updateSample: (auth: AuthContext, id: string, submission: Submission) =>
-      call<UpdateSampleResponse__Output>('UpdateSample', { auth, id, submission }),
-    deleteSample: (auth: AuthContext, id: string) => call<object>('DeleteSample', { auth, id }),
+    updateSample: (auth: AuthContext, id: string, submission: Submission, ifMatch: string[] = []) =>
+      call<UpdateSampleResponse__Output>('UpdateSample', { auth, id, submission, ifMatch }),
+    deleteSample: (auth: AuthContext, id: string, ifMatch: string[] = []) => call<object>('DeleteSample', { auth, id, ifMatch }),
     close: () => client.close(),
   };
 }

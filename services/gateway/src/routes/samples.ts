@@ -15,6 +15,24 @@ function sampleId(req: Request): string {
   return id;
 }
 
+/** Entity tags of If-Match / If-None-Match, unquoted (weak tags compare as strong: versions are exact). */
+export function entityTags(header: string | undefined): string[] {
+  if (!header) return [];
+  return header
+    .split(',')
+    .map((tag) => tag.trim().replace(/^W\//, '').replace(/^"(.*)"$/, '$1'))
+    .filter(Boolean);
+}
+
+const etag = (version: string) => `"${version}"`;
+
+function idempotencyKey(req: Request): string {
+  const key = req.get('idempotency-key');
+  if (key === undefined) return '';
+  if (!/^[\x21-\x7e]{1,255}$/.test(key)) throw new HttpError(400, 'Idempotency-Key must be 1 to 255 visible characters.');
+  return key;
+}
+
 function requireUserForPost(req: Request): void {
   const caller = req.caller!;
   if (!caller.userId && !caller.mayPostAnonymously) {
@@ -79,12 +97,17 @@ export function sampleRoutes(records: RecordsClient): Route[] {
       path: '/samples',
       summary: 'Create a sample with nested occurrences, child samples and custom attribute values, in one transaction.',
       submission: true,
-      responses: { 201: 'Created; Location names the new sample', 400: 'Validation failed; message maps <entity>:<field> to the problem' },
+      responses: {
+        201: 'Created; Location names the new sample, ETag its version. With an Idempotency-Key header, a retry of the same submission answers the same (Idempotent-Replayed: true) and writes nothing',
+        400: 'Validation failed; message maps <entity>:<field> to the problem',
+        409: 'external_key is already used by another sample of the website (duplicate_of names it), or the Idempotency-Key was used for a different submission',
+      },
       handler: async (req, res) => {
         requireUserForPost(req);
-        const { saved } = await backend('records', records.createSample(toAuthContext(req.caller!), toSubmission('sample', req.body)));
+        const { saved } = await backend('records', records.createSample(toAuthContext(req.caller!), toSubmission('sample', req.body), idempotencyKey(req)));
         const body = envelope(saved!, servicesUrl(req));
-        res.status(201).location(body.href as string).json(body);
+        if (saved!.replayed) res.set('Idempotent-Replayed', 'true');
+        res.status(201).location(body.href as string).set('ETag', etag(saved!.version)).json(body);
       },
     },
     {
@@ -93,9 +116,15 @@ export function sampleRoutes(records: RecordsClient): Route[] {
       path: '/samples/:id',
       summary: "Read one of the authenticated user's samples.",
       parameters: [ID_PARAMETER],
-      responses: { 200: 'The sample: values holds every field as a string or null', 403: "Another user's sample", 404: 'No such sample' },
+      responses: { 200: 'The sample: values holds every field as a string or null; ETag its version', 304: 'Not modified (If-None-Match)', 403: "Another user's sample", 404: 'No such sample' },
       handler: async (req, res) => {
-        const { values } = await backend('records', records.getSample(toAuthContext(req.caller!), sampleId(req)));
+        const { values, version } = await backend('records', records.getSample(toAuthContext(req.caller!), sampleId(req)));
+        res.set('ETag', etag(version));
+        const held = entityTags(req.get('if-none-match'));
+        if (held.includes(version) || held.includes('*')) {
+          res.status(304).end();
+          return;
+        }
         res.json({ values: fromFieldValues(values) });
       },
     },
@@ -106,11 +135,14 @@ export function sampleRoutes(records: RecordsClient): Route[] {
       summary: "Update one of the authenticated user's samples; send only the values that change.",
       parameters: [ID_PARAMETER],
       submission: true,
-      responses: { 200: 'Updated: values and href', 400: 'Validation failed', 403: "Another user's sample", 404: 'No such sample' },
+      responses: { 200: 'Updated: values and href; ETag the new version', 400: 'Validation failed', 403: "Another user's sample", 404: 'No such sample', 409: 'Duplicate external_key', 412: 'If-Match does not hold the current version' },
       handler: async (req, res) => {
         const id = sampleId(req);
-        const { saved } = await backend('records', records.updateSample(toAuthContext(req.caller!), id, toSubmission('sample', req.body)));
-        res.json(envelope(saved!, servicesUrl(req)));
+        const { saved } = await backend(
+          'records',
+          records.updateSample(toAuthContext(req.caller!), id, toSubmission('sample', req.body), entityTags(req.get('if-match'))),
+        );
+        res.set('ETag', etag(saved!.version)).json(envelope(saved!, servicesUrl(req)));
       },
     },
     {
@@ -119,9 +151,9 @@ export function sampleRoutes(records: RecordsClient): Route[] {
       path: '/samples/:id',
       summary: "Delete one of the authenticated user's samples with its child samples and occurrences.",
       parameters: [ID_PARAMETER],
-      responses: { 204: 'Deleted; no body', 403: "Another user's sample", 404: 'No such sample' },
+      responses: { 204: 'Deleted; no body', 403: "Another user's sample", 404: 'No such sample', 412: 'If-Match does not hold the current version' },
       handler: async (req, res) => {
-        await backend('records', records.deleteSample(toAuthContext(req.caller!), sampleId(req)));
+        await backend('records', records.deleteSample(toAuthContext(req.caller!), sampleId(req), entityTags(req.get('if-match'))));
         res.status(204).end();
       },
     },

@@ -48,9 +48,11 @@ describe('envelope', () => {
       {
         entity: 'sample',
         values: stamp('7'),
-        occurrences: [{ entity: 'occurrence', values: stamp('8'), occurrences: [], samples: [], media: [{ entity: 'occurrence_medium', values: stamp('9'), occurrences: [], samples: [], media: [] }] }],
+        occurrences: [{ entity: 'occurrence', values: stamp('8'), occurrences: [], samples: [], media: [{ entity: 'occurrence_medium', values: stamp('9'), occurrences: [], samples: [], media: [], version: '', replayed: false }], version: '', replayed: false }],
         samples: [],
         media: [],
+        version: '7',
+        replayed: false,
       },
       'http://h/index.php/services',
     );

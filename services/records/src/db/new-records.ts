@@ -9,6 +9,9 @@ export type NewSample = { columns: Column; attributes: AttributeValue[]; occurre
 export type SavedSample = { id: string; occurrences: string[]; samples: SavedSample[] };
 export type Writer = { websiteId: string; userId: string | null; createdById: string };
 
+/** The version (xmin) rows written by the current transaction carry: its 32-bit transaction id. */
+const CURRENT_VERSION = `(pg_current_xact_id()::text::numeric % 4294967296)::bigint::text`;
+
 /** Above this many parameters a write is split into several statements (PostgreSQL allows 65 535). */
 const MAX_PARAMS = 20_000;
 
@@ -43,6 +46,15 @@ class StatementBuilder {
     if (this.values.length > MAX_PARAMS) this.flush(writer);
   }
 
+  /** Records the submission under the client's idempotency key, in the same statement as the records. */
+  idempotency(writer: Writer, key: string, requestHash: string, saved: unknown): void {
+    this.ctes.push(
+      `INSERT INTO records.idempotency_keys (website_id, user_id, key, request_hash, saved)
+       VALUES (${this.param(writer.websiteId)}, ${this.param(writer.createdById)}, ${this.param(key)}, ${this.param(requestHash)},
+               jsonb_build_object('tree', ${this.param(JSON.stringify(saved))}::jsonb, 'stamp', ${iso('now()')}, 'version', ${CURRENT_VERSION}))`,
+    );
+  }
+
   flush(writer: Writer): void {
     for (const entity of ['sample', 'occurrence'] as const) {
       const rows = this.attributes[entity];
@@ -65,7 +77,7 @@ class StatementBuilder {
     }
     if (this.ctes.length) {
       const text = `WITH ${this.ctes.map((cte, i) => `w${i} AS (${cte})`).join(',\n')}
-        SELECT ${iso('now()')} AS stamp`;
+        SELECT ${iso('now()')} AS stamp, ${CURRENT_VERSION} AS version`;
       this.statements.push({ text, values: this.values });
     }
     this.ctes = [];
@@ -99,7 +111,8 @@ export async function insertNewRecords(
   target: { pool: Pool } | { transaction: PoolClient },
   input: { samples: NewSample[]; occurrences: NewOccurrence[]; parent: { sampleId: string; surveyId: string } | null },
   writer: Writer,
-): Promise<{ samples: SavedSample[]; occurrences: string[]; stamp: string }> {
+  idempotency?: { key: string; requestHash: string },
+): Promise<{ samples: SavedSample[]; occurrences: string[]; stamp: string; version: string }> {
   const totals = count(input.samples);
   totals.occurrences += input.occurrences.length;
   const db: Queryable = 'pool' in target ? target.pool : target.transaction;
@@ -136,13 +149,14 @@ export async function insertNewRecords(
 
   const occurrences = input.parent ? addOccurrences(input.occurrences, input.parent.sampleId, input.parent.surveyId) : [];
   const samples = input.samples.map((sample) => addSample(sample, input.parent?.sampleId ?? null));
+  if (idempotency) builder.idempotency(writer, idempotency.key, idempotency.requestHash, samples);
   builder.flush(writer);
 
   const run = async (client: Queryable) => {
-    let stamp = '';
-    for (const statement of builder.statements) stamp = (await client.query<{ stamp: string }>(statement)).rows[0].stamp;
-    return stamp;
+    let last = { stamp: '', version: '' };
+    for (const statement of builder.statements) last = (await client.query<{ stamp: string; version: string }>(statement)).rows[0];
+    return last;
   };
-  const stamp = 'pool' in target && builder.statements.length > 1 ? await withTransaction(target.pool, run) : await run(db);
-  return { samples, occurrences, stamp };
+  const { stamp, version } = 'pool' in target && builder.statements.length > 1 ? await withTransaction(target.pool, run) : await run(db);
+  return { samples, occurrences, stamp, version };
 }

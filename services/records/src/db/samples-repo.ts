@@ -13,7 +13,7 @@ const SAMPLE_SELECT = `
          CASE WHEN s.deleted THEN 't' ELSE 'f' END AS deleted, upper(encode(s.geom, 'hex')) AS geom,
          s.recorder_names, s.parent_id, s.input_form, s.group_id, s.privacy_precision, s.record_status,
          s.verified_by_id, ${iso('s.verified_on')} AS verified_on, s.licence_id,
-         s.centroid_lat AS lat, s.centroid_lon AS lon, s.website_id AS owner_website_id,
+         s.centroid_lat AS lat, s.centroid_lon AS lon, s.website_id AS owner_website_id, s.xmin::text AS version,
          (SELECT json_agg(json_build_object('attribute_id', v.attribute_id::text, 'data_type', a.data_type, 'text_value', v.text_value,
                  'int_value', v.int_value::text, 'float_value', v.float_value, 'date_start', v.date_start, 'date_end', v.date_end,
                  'date_type', v.date_type, 'term', t.term) ORDER BY v.attribute_id, v.id)
@@ -25,6 +25,7 @@ const SAMPLE_SELECT = `
 
 export type SampleRow = Record<string, string | number | null | StoredAttributeValue[]> & {
   id: string;
+  version: string;
   attribute_values: StoredAttributeValue[] | null;
   owner_website_id: string;
   created_by_id: string;
@@ -52,9 +53,9 @@ export type StoredAttributeValue = {
 };
 
 /** Locks a sample for a change; undefined when there is no such row. */
-export async function lockSample(client: PoolClient, id: string): Promise<(StoredSample & SampleOwnership) | undefined> {
+export async function lockSample(client: PoolClient, id: string): Promise<(StoredSample & SampleOwnership & { version: string }) | undefined> {
   const { rows } = await client.query(
-    `SELECT id, website_id, created_by_id, deleted, survey_id, date_start, date_end, date_type,
+    `SELECT id, website_id, created_by_id, deleted, xmin::text AS version, survey_id, date_start, date_end, date_type,
             entered_sref, entered_sref_system, location_id
        FROM records.samples WHERE id = $1 FOR UPDATE`,
     [id],
@@ -199,4 +200,23 @@ export async function listSamples(
     values,
   );
   return rows;
+}
+
+/** The sample (of this website, not deleted) that already has `externalKey`, other than `exceptId`. */
+export async function sampleWithExternalKey(db: Pool | PoolClient, websiteId: string, externalKey: string, exceptId?: string): Promise<string | undefined> {
+  const { rows } = await db.query<{ id: string }>(
+    `SELECT id FROM records.samples WHERE website_id = $1 AND external_key = $2 AND NOT deleted AND ($3::bigint IS NULL OR id <> $3) LIMIT 1`,
+    [websiteId, externalKey, exceptId ?? null],
+  );
+  return rows[0]?.id;
+}
+
+export type IdempotentSubmission = { requestHash: string; saved: unknown };
+
+export async function findIdempotentSubmission(db: Pool, websiteId: string, userId: string, key: string): Promise<IdempotentSubmission | undefined> {
+  const { rows } = await db.query<{ request_hash: string; saved: unknown }>(
+    'SELECT request_hash, saved FROM records.idempotency_keys WHERE website_id = $1 AND user_id = $2 AND key = $3',
+    [websiteId, userId, key],
+  );
+  return rows[0] && { requestHash: rows[0].request_hash, saved: rows[0].saved };
 }

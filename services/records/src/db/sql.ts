@@ -10,12 +10,12 @@ export async function updateRow(
   table: string,
   id: string,
   columns: Column,
-): Promise<{ id: string; created_on: string; updated_on: string }> {
+): Promise<{ id: string; created_on: string; updated_on: string; version: string }> {
   const names = Object.keys(columns);
-  const sets = names.map((name, index) => `${name} = $${index + 2}`);
+  const sets = [...names.map((name, index) => `${name} = $${index + 2}`), 'updated_on = now()'];
   const { rows } = await client.query(
     `UPDATE ${table} SET ${sets.join(', ')} WHERE id = $1
-     RETURNING id, ${iso('created_on')} AS created_on, ${iso('updated_on')} AS updated_on`,
+     RETURNING id, ${iso('created_on')} AS created_on, ${iso('updated_on')} AS updated_on, xmin::text AS version`,
     [id, ...names.map((name) => columns[name])],
   );
   return rows[0];

@@ -26,21 +26,22 @@ function recordId(id: string): string {
 export function sampleHandlers(samples: Samples, logger: Logger): RecordsServiceHandlers {
   return {
     CreateSample: unary<CreateSampleRequest__Output, CreateSampleResponse>(SERVICE, 'CreateSample', logger, async (request) => ({
-      saved: await samples.create(request.auth, request.submission),
+      saved: await samples.create(request.auth, request.submission, request.idempotencyKey),
     })),
-    GetSample: unary<GetSampleRequest__Output, GetSampleResponse>(SERVICE, 'GetSample', logger, async (request) => ({
-      values: toFieldValues(await samples.get(request.auth, recordId(request.id))),
-    })),
+    GetSample: unary<GetSampleRequest__Output, GetSampleResponse>(SERVICE, 'GetSample', logger, async (request) => {
+      const sample = await samples.get(request.auth, recordId(request.id));
+      return { values: toFieldValues(sample.values), version: sample.version };
+    }),
     ListSamples: unary<ListSamplesRequest__Output, ListSamplesResponse>(SERVICE, 'ListSamples', logger, async (request) => {
       const limit = Math.min(Math.max(request.limit || 100, 1), 1000);
       const page = await samples.list(request.auth, request.filters, limit, Math.max(request.offset, 0));
       return { samples: page.samples.map((values) => ({ values: toFieldValues(values) })), more: page.more };
     }),
     UpdateSample: unary<UpdateSampleRequest__Output, UpdateSampleResponse>(SERVICE, 'UpdateSample', logger, async (request) => ({
-      saved: await samples.update(request.auth, recordId(request.id), request.submission),
+      saved: await samples.update(request.auth, recordId(request.id), request.submission, request.ifMatch),
     })),
     DeleteSample: unary<DeleteSampleRequest__Output, DeleteSampleResponse>(SERVICE, 'DeleteSample', logger, async (request) => {
-      await samples.remove(request.auth, recordId(request.id));
+      await samples.remove(request.auth, recordId(request.id), request.ifMatch);
       return {};
     }),
   };

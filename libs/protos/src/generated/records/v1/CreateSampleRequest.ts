@@ -6,9 +6,11 @@ import type { Submission as _records_v1_Submission, Submission__Output as _recor
 export interface CreateSampleRequest {
   'auth'?: (_common_v1_AuthContext | null);
   'submission'?: (_records_v1_Submission | null);
+  'idempotencyKey'?: (string);
 }
 
 export interface CreateSampleRequest__Output {
   'auth': (_common_v1_AuthContext__Output | null);
   'submission': (_records_v1_Submission__Output | null);
+  'idempotencyKey': (string);
 }

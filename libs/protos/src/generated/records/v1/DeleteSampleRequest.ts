@@ -6,9 +6,11 @@ import type { Long } from '@grpc/proto-loader';
 export interface DeleteSampleRequest {
   'auth'?: (_common_v1_AuthContext | null);
   'id'?: (number | string | Long);
+  'ifMatch'?: (string)[];
 }
 
 export interface DeleteSampleRequest__Output {
   'auth': (_common_v1_AuthContext__Output | null);
   'id': (string);
+  'ifMatch': (string)[];
 }

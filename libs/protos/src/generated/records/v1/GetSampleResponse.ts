@@ -4,8 +4,10 @@ import type { FieldValue as _common_v1_FieldValue, FieldValue__Output as _common
 
 export interface GetSampleResponse {
   'values'?: ({[key: string]: _common_v1_FieldValue});
+  'version'?: (string);
 }
 
 export interface GetSampleResponse__Output {
   'values': ({[key: string]: _common_v1_FieldValue__Output});
+  'version': (string);
 }

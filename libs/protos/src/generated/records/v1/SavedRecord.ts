@@ -9,6 +9,8 @@ export interface SavedRecord {
   'samples'?: (_records_v1_SavedRecord)[];
   'occurrences'?: (_records_v1_SavedRecord)[];
   'media'?: (_records_v1_SavedRecord)[];
+  'version'?: (string);
+  'replayed'?: (boolean);
 }
 
 export interface SavedRecord__Output {
@@ -17,4 +19,6 @@ export interface SavedRecord__Output {
   'samples': (_records_v1_SavedRecord__Output)[];
   'occurrences': (_records_v1_SavedRecord__Output)[];
   'media': (_records_v1_SavedRecord__Output)[];
+  'version': (string);
+  'replayed': (boolean);
 }

@@ -8,10 +8,12 @@ export interface UpdateSampleRequest {
   'auth'?: (_common_v1_AuthContext | null);
   'id'?: (number | string | Long);
   'submission'?: (_records_v1_Submission | null);
+  'ifMatch'?: (string)[];
 }
 
 export interface UpdateSampleRequest__Output {
   'auth': (_common_v1_AuthContext__Output | null);
   'id': (string);
   'submission': (_records_v1_Submission__Output | null);
+  'ifMatch': (string)[];
 }
