@@ -190,6 +190,8 @@ describe('the self-describing page and OpenAPI', () => {
       '/annotations/{id}',
       '/es',
       '/es/{path}',
+      '/occurrences',
+      '/occurrences/{id}',
       '/projects',
       '/projects/{id}',
       '/reports',

@@ -47,3 +47,13 @@ export type { RunReportRequest, RunReportRequest__Output } from './generated/rep
 export type { RunReportChunk, RunReportChunk__Output } from './generated/reports/v1/RunReportChunk.ts';
 export type { ExchangeRequest, ExchangeRequest__Output } from './generated/reports/v1/ExchangeRequest.ts';
 export type { ExchangeResponse, ExchangeResponse__Output } from './generated/reports/v1/ExchangeResponse.ts';
+export type { CreateOccurrenceRequest__Output } from './generated/records/v1/CreateOccurrenceRequest.ts';
+export type { CreateOccurrenceResponse, CreateOccurrenceResponse__Output } from './generated/records/v1/CreateOccurrenceResponse.ts';
+export type { GetOccurrenceRequest__Output } from './generated/records/v1/GetOccurrenceRequest.ts';
+export type { GetOccurrenceResponse, GetOccurrenceResponse__Output } from './generated/records/v1/GetOccurrenceResponse.ts';
+export type { ListOccurrencesRequest__Output } from './generated/records/v1/ListOccurrencesRequest.ts';
+export type { ListOccurrencesResponse, ListOccurrencesResponse__Output } from './generated/records/v1/ListOccurrencesResponse.ts';
+export type { UpdateOccurrenceRequest__Output } from './generated/records/v1/UpdateOccurrenceRequest.ts';
+export type { UpdateOccurrenceResponse, UpdateOccurrenceResponse__Output } from './generated/records/v1/UpdateOccurrenceResponse.ts';
+export type { DeleteOccurrenceRequest__Output } from './generated/records/v1/DeleteOccurrenceRequest.ts';
+export type { DeleteOccurrenceResponse } from './generated/records/v1/DeleteOccurrenceResponse.ts';

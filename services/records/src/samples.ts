@@ -26,7 +26,7 @@ import { updateRow } from './db/sql.ts';
 import { insertNewRecords, type NewOccurrence, type NewSample, type SavedSample, type Writer } from './db/new-records.ts';
 
 /** A submission as the domain reads it: values and children. */
-type Tree = { values: Values; samples: Tree[]; occurrences: Tree[]; media: Tree[] };
+export type Tree = { values: Values; samples: Tree[]; occurrences: Tree[]; media: Tree[] };
 
 type SamplePlan = {
   values: Values;
@@ -35,18 +35,19 @@ type SamplePlan = {
   samples: SamplePlan[];
 };
 
-type Caller = { websiteId: string; userId: string; scope: string };
+export type Caller = { websiteId: string; userId: string; scope: string };
 
 /** The first answer to a submission, for a retry with the same idempotency key and body. */
 function replay(earlier: IdempotentSubmission, hash: string): SavedRecord {
   if (earlier.requestHash !== hash) throw conflict('The Idempotency-Key was already used for a different submission.');
-  const saved = earlier.saved as { tree: SavedSample[]; stamp: string; version: string };
-  return { ...savedSample(saved.tree[0], saved.stamp, saved.version), replayed: true };
+  const saved = earlier.saved as { tree: { samples: SavedSample[] }; stamp: string; version: string };
+  if (!saved.tree.samples?.length) throw conflict('The Idempotency-Key was already used for a different submission.');
+  return { ...savedSample(saved.tree.samples[0], saved.stamp, saved.version), replayed: true };
 }
 
-const ANONYMOUS_USER_ID = '1';
+export const ANONYMOUS_USER_ID = '1';
 
-function toTree(submission: Submission__Output | null): Tree {
+export function toTree(submission: Submission__Output | null): Tree {
   return {
     values: fromFieldValues(submission?.values ?? {}),
     samples: (submission?.samples ?? []).map(toTree),
@@ -56,12 +57,12 @@ function toTree(submission: Submission__Output | null): Tree {
 }
 
 /** Only users reach records here; websites and clients report on data instead. */
-function caller(auth: AuthContext__Output | null): Caller {
+export function caller(auth: AuthContext__Output | null): Caller {
   const isUser = auth?.entity === 'ENTITY_USER' && auth.userId !== '0';
   return { websiteId: auth?.websiteId ?? '0', userId: isUser ? auth.userId : '', scope: auth?.scope ?? 'SCOPE_UNSPECIFIED' };
 }
 
-const NOT_A_USER = 'Records are read and changed by the users who created them; websites and clients use reports.';
+export const NOT_A_USER = 'Records are read and changed by the users who created them; websites and clients use reports.';
 
 function rowValues(row: SampleRow): Record<string, Value> {
   const values: Record<string, Value> = {};
@@ -117,7 +118,7 @@ function planNewTree(tree: Tree, parent: Values | undefined, surveys: Map<string
   };
 }
 
-function stamp(id: string, created: string, updated: string = created): Record<string, FieldValue> {
+export function stamp(id: string, created: string, updated: string = created): Record<string, FieldValue> {
   return toFieldValues({ id, created_on: created, updated_on: updated });
 }
 
@@ -143,13 +144,13 @@ function savedSample(saved: SavedSample, when: string, version = ''): SavedRecor
 }
 
 /** If-Match: the change goes ahead only when the client holds the current version. */
-function checkVersion(current: string, ifMatch: string[]): void {
+export function checkVersion(current: string, ifMatch: string[]): void {
   if (ifMatch.length && !ifMatch.includes('*') && !ifMatch.includes(current)) {
     throw preconditionFailed('If-Match condition not met. Record may have been updated by another user.');
   }
 }
 
-const requestHash = (submission: Submission__Output | null) => createHash('sha256').update(JSON.stringify(submission ?? {})).digest('hex');
+export const requestHash = (submission: Submission__Output | null) => createHash('sha256').update(JSON.stringify(submission ?? {})).digest('hex');
 
 /** The unique external key of samples, refused as a conflict that names the sample holding it. */
 async function duplicateExternalKey(db: Pool | PoolClient, websiteId: string, externalKey: unknown, exceptId?: string): Promise<void> {
@@ -158,7 +159,7 @@ async function duplicateExternalKey(db: Pool | PoolClient, websiteId: string, ex
   if (holder) throw conflict('Duplicate external_key would be created', { duplicate_of_id: holder, duplicate_of_path: `samples/${holder}` });
 }
 
-const isUniqueViolation = (error: unknown, constraint: string) =>
+export const isUniqueViolation = (error: unknown, constraint: string) =>
   (error as { code?: string; constraint?: string }).code === '23505' && (error as { constraint?: string }).constraint === constraint;
 
 export function createSamples(db: Pool, reference: ReferenceData) {
@@ -306,7 +307,7 @@ export function createSamples(db: Pool, reference: ReferenceData) {
 export type Samples = ReturnType<typeof createSamples>;
 
 /** Stored custom attribute values as the API returns them: one text, or a list for several. */
-function attributeValuesForResponse(entity: 'sample' | 'occurrence', rows: StoredAttributeValue[]): Record<string, Value> {
+export function attributeValuesForResponse(entity: 'sample' | 'occurrence', rows: StoredAttributeValue[]): Record<string, Value> {
   const grouped = new Map<string, string[]>();
   for (const row of rows) {
     const key = `${ATTRIBUTE_PREFIX[entity]}:${row.attribute_id}`;

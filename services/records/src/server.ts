@@ -7,6 +7,8 @@ import { SCHEMA, migrations } from './db/migrations.ts';
 import { sampleHandlers } from './handlers/samples.ts';
 import { createReferenceData } from './db/reference-repo.ts';
 import { createSamples } from './samples.ts';
+import { occurrenceHandlers } from './handlers/occurrences.ts';
+import { createOccurrences } from './occurrences.ts';
 
 export const SERVICE_NAME = 'records.v1.RecordsService';
 
@@ -18,10 +20,17 @@ export type RecordsServer = { port: number; stop: () => Promise<void> };
  */
 export async function startRecordsServer(config: RecordsConfig, logger: Logger): Promise<RecordsServer> {
   const pool: Pool = createPool(config.DATABASE_URL, { max: config.DB_POOL_MAX, applicationName: 'rex-records' });
+  const reference = createReferenceData(pool, config.REFERENCE_CACHE_TTL_MS);
   const grpcServer: GrpcServer = await startGrpcServer({
     host: config.GRPC_HOST,
     port: config.GRPC_PORT,
-    services: [{ name: SERVICE_NAME, definition: recordsV1.RecordsService.service, handlers: sampleHandlers(createSamples(pool, createReferenceData(pool, config.REFERENCE_CACHE_TTL_MS)), logger) }],
+    services: [
+      {
+        name: SERVICE_NAME,
+        definition: recordsV1.RecordsService.service,
+        handlers: { ...sampleHandlers(createSamples(pool, reference), logger), ...occurrenceHandlers(createOccurrences(pool, reference), logger) },
+      },
+    ],
   });
   logger.info({ port: grpcServer.port }, 'records gRPC server listening');
 

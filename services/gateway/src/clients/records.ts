@@ -2,7 +2,11 @@ import { CHANNEL_OPTIONS, callUnary, grpc } from '@rex/grpc';
 import {
   recordsV1,
   type AuthContext,
+  type CreateOccurrenceResponse__Output,
   type CreateSampleResponse__Output,
+  type GetOccurrenceResponse__Output,
+  type ListOccurrencesResponse__Output,
+  type UpdateOccurrenceResponse__Output,
   type GetSampleResponse__Output,
   type ListSamplesResponse__Output,
   type RecordsServiceClient,
@@ -25,6 +29,14 @@ export function createRecordsClient(address: string, deadlineMs: number) {
     updateSample: (auth: AuthContext, id: string, submission: Submission, ifMatch: string[] = []) =>
       call<UpdateSampleResponse__Output>('UpdateSample', { auth, id, submission, ifMatch }),
     deleteSample: (auth: AuthContext, id: string, ifMatch: string[] = []) => call<object>('DeleteSample', { auth, id, ifMatch }),
+    createOccurrence: (auth: AuthContext, submission: Submission, idempotencyKey = '') =>
+      call<CreateOccurrenceResponse__Output>('CreateOccurrence', { auth, submission, idempotencyKey }),
+    getOccurrence: (auth: AuthContext, id: string) => call<GetOccurrenceResponse__Output>('GetOccurrence', { auth, id }),
+    listOccurrences: (auth: AuthContext, filters: Record<string, string>, limit: number, offset: number) =>
+      call<ListOccurrencesResponse__Output>('ListOccurrences', { auth, filters, limit, offset }),
+    updateOccurrence: (auth: AuthContext, id: string, submission: Submission, ifMatch: string[] = []) =>
+      call<UpdateOccurrenceResponse__Output>('UpdateOccurrence', { auth, id, submission, ifMatch }),
+    deleteOccurrence: (auth: AuthContext, id: string, ifMatch: string[] = []) => call<object>('DeleteOccurrence', { auth, id, ifMatch }),
     close: () => client.close(),
   };
 }

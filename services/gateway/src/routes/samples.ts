@@ -24,9 +24,9 @@ export function entityTags(header: string | undefined): string[] {
     .filter(Boolean);
 }
 
-const etag = (version: string) => `"${version}"`;
+export const etag = (version: string) => `"${version}"`;
 
-function idempotencyKey(req: Request): string {
+export function idempotencyKey(req: Request): string {
   const key = req.get('idempotency-key');
   if (key === undefined) return '';
   if (!/^[\x21-\x7e]{1,255}$/.test(key)) throw new HttpError(400, 'Idempotency-Key must be 1 to 255 visible characters.');
@@ -41,7 +41,7 @@ function requireUserForPost(req: Request): void {
 }
 
 /** Query parameters that are not field filters of a list. */
-const LIST_CONTROLS = new Set(['limit', 'offset', 'scope', 'format', 'proj_id', 'user', 'user_id', 'website_id', 'secret']);
+export const LIST_CONTROLS = new Set(['limit', 'offset', 'scope', 'format', 'proj_id', 'user', 'user_id', 'website_id', 'secret']);
 
 /** `limit` (1–1000, default 100) and `offset` (≥ 0) of a list request; anything else is a 400. */
 export function paging(query: Record<string, unknown>): { limit: number; offset: number } {
@@ -57,7 +57,7 @@ export function paging(query: Record<string, unknown>): { limit: number; offset:
 }
 
 /** The URL of the next page: the same query with the offset moved on. */
-function nextPage(req: Request, limit: number, offset: number): string {
+export function nextPage(req: Request, limit: number, offset: number): string {
   const url = new URL(`${req.protocol}://${req.get('host')}${req.originalUrl}`);
   url.searchParams.set('offset', String(offset + limit));
   url.searchParams.set('limit', String(limit));

@@ -149,7 +149,7 @@ export async function insertNewRecords(
 
   const occurrences = input.parent ? addOccurrences(input.occurrences, input.parent.sampleId, input.parent.surveyId) : [];
   const samples = input.samples.map((sample) => addSample(sample, input.parent?.sampleId ?? null));
-  if (idempotency) builder.idempotency(writer, idempotency.key, idempotency.requestHash, samples);
+  if (idempotency) builder.idempotency(writer, idempotency.key, idempotency.requestHash, { samples, occurrences });
   builder.flush(writer);
 
   const run = async (client: Queryable) => {

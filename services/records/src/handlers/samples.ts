@@ -23,7 +23,10 @@ function recordId(id: string): string {
   return id;
 }
 
-export function sampleHandlers(samples: Samples, logger: Logger): RecordsServiceHandlers {
+export function sampleHandlers(
+  samples: Samples,
+  logger: Logger,
+): Pick<RecordsServiceHandlers, 'CreateSample' | 'GetSample' | 'ListSamples' | 'UpdateSample' | 'DeleteSample'> {
   return {
     CreateSample: unary<CreateSampleRequest__Output, CreateSampleResponse>(SERVICE, 'CreateSample', logger, async (request) => ({
       saved: await samples.create(request.auth, request.submission, request.idempotencyKey),

@@ -2,18 +2,37 @@
 
 import type * as grpc from '@grpc/grpc-js'
 import type { MethodDefinition } from '@grpc/proto-loader'
+import type { CreateOccurrenceRequest as _records_v1_CreateOccurrenceRequest, CreateOccurrenceRequest__Output as _records_v1_CreateOccurrenceRequest__Output } from '../../records/v1/CreateOccurrenceRequest.ts';
+import type { CreateOccurrenceResponse as _records_v1_CreateOccurrenceResponse, CreateOccurrenceResponse__Output as _records_v1_CreateOccurrenceResponse__Output } from '../../records/v1/CreateOccurrenceResponse.ts';
 import type { CreateSampleRequest as _records_v1_CreateSampleRequest, CreateSampleRequest__Output as _records_v1_CreateSampleRequest__Output } from '../../records/v1/CreateSampleRequest.ts';
 import type { CreateSampleResponse as _records_v1_CreateSampleResponse, CreateSampleResponse__Output as _records_v1_CreateSampleResponse__Output } from '../../records/v1/CreateSampleResponse.ts';
+import type { DeleteOccurrenceRequest as _records_v1_DeleteOccurrenceRequest, DeleteOccurrenceRequest__Output as _records_v1_DeleteOccurrenceRequest__Output } from '../../records/v1/DeleteOccurrenceRequest.ts';
+import type { DeleteOccurrenceResponse as _records_v1_DeleteOccurrenceResponse, DeleteOccurrenceResponse__Output as _records_v1_DeleteOccurrenceResponse__Output } from '../../records/v1/DeleteOccurrenceResponse.ts';
 import type { DeleteSampleRequest as _records_v1_DeleteSampleRequest, DeleteSampleRequest__Output as _records_v1_DeleteSampleRequest__Output } from '../../records/v1/DeleteSampleRequest.ts';
 import type { DeleteSampleResponse as _records_v1_DeleteSampleResponse, DeleteSampleResponse__Output as _records_v1_DeleteSampleResponse__Output } from '../../records/v1/DeleteSampleResponse.ts';
+import type { GetOccurrenceRequest as _records_v1_GetOccurrenceRequest, GetOccurrenceRequest__Output as _records_v1_GetOccurrenceRequest__Output } from '../../records/v1/GetOccurrenceRequest.ts';
+import type { GetOccurrenceResponse as _records_v1_GetOccurrenceResponse, GetOccurrenceResponse__Output as _records_v1_GetOccurrenceResponse__Output } from '../../records/v1/GetOccurrenceResponse.ts';
 import type { GetSampleRequest as _records_v1_GetSampleRequest, GetSampleRequest__Output as _records_v1_GetSampleRequest__Output } from '../../records/v1/GetSampleRequest.ts';
 import type { GetSampleResponse as _records_v1_GetSampleResponse, GetSampleResponse__Output as _records_v1_GetSampleResponse__Output } from '../../records/v1/GetSampleResponse.ts';
+import type { ListOccurrencesRequest as _records_v1_ListOccurrencesRequest, ListOccurrencesRequest__Output as _records_v1_ListOccurrencesRequest__Output } from '../../records/v1/ListOccurrencesRequest.ts';
+import type { ListOccurrencesResponse as _records_v1_ListOccurrencesResponse, ListOccurrencesResponse__Output as _records_v1_ListOccurrencesResponse__Output } from '../../records/v1/ListOccurrencesResponse.ts';
 import type { ListSamplesRequest as _records_v1_ListSamplesRequest, ListSamplesRequest__Output as _records_v1_ListSamplesRequest__Output } from '../../records/v1/ListSamplesRequest.ts';
 import type { ListSamplesResponse as _records_v1_ListSamplesResponse, ListSamplesResponse__Output as _records_v1_ListSamplesResponse__Output } from '../../records/v1/ListSamplesResponse.ts';
+import type { UpdateOccurrenceRequest as _records_v1_UpdateOccurrenceRequest, UpdateOccurrenceRequest__Output as _records_v1_UpdateOccurrenceRequest__Output } from '../../records/v1/UpdateOccurrenceRequest.ts';
+import type { UpdateOccurrenceResponse as _records_v1_UpdateOccurrenceResponse, UpdateOccurrenceResponse__Output as _records_v1_UpdateOccurrenceResponse__Output } from '../../records/v1/UpdateOccurrenceResponse.ts';
 import type { UpdateSampleRequest as _records_v1_UpdateSampleRequest, UpdateSampleRequest__Output as _records_v1_UpdateSampleRequest__Output } from '../../records/v1/UpdateSampleRequest.ts';
 import type { UpdateSampleResponse as _records_v1_UpdateSampleResponse, UpdateSampleResponse__Output as _records_v1_UpdateSampleResponse__Output } from '../../records/v1/UpdateSampleResponse.ts';
 
 export interface RecordsServiceClient extends grpc.Client {
+  CreateOccurrence(argument: _records_v1_CreateOccurrenceRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_CreateOccurrenceResponse__Output>): grpc.ClientUnaryCall;
+  CreateOccurrence(argument: _records_v1_CreateOccurrenceRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_records_v1_CreateOccurrenceResponse__Output>): grpc.ClientUnaryCall;
+  CreateOccurrence(argument: _records_v1_CreateOccurrenceRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_CreateOccurrenceResponse__Output>): grpc.ClientUnaryCall;
+  CreateOccurrence(argument: _records_v1_CreateOccurrenceRequest, callback: grpc.requestCallback<_records_v1_CreateOccurrenceResponse__Output>): grpc.ClientUnaryCall;
+  createOccurrence(argument: _records_v1_CreateOccurrenceRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_CreateOccurrenceResponse__Output>): grpc.ClientUnaryCall;
+  createOccurrence(argument: _records_v1_CreateOccurrenceRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_records_v1_CreateOccurrenceResponse__Output>): grpc.ClientUnaryCall;
+  createOccurrence(argument: _records_v1_CreateOccurrenceRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_CreateOccurrenceResponse__Output>): grpc.ClientUnaryCall;
+  createOccurrence(argument: _records_v1_CreateOccurrenceRequest, callback: grpc.requestCallback<_records_v1_CreateOccurrenceResponse__Output>): grpc.ClientUnaryCall;
+  
   CreateSample(argument: _records_v1_CreateSampleRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_CreateSampleResponse__Output>): grpc.ClientUnaryCall;
   CreateSample(argument: _records_v1_CreateSampleRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_records_v1_CreateSampleResponse__Output>): grpc.ClientUnaryCall;
   CreateSample(argument: _records_v1_CreateSampleRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_CreateSampleResponse__Output>): grpc.ClientUnaryCall;
@@ -22,6 +41,15 @@ export interface RecordsServiceClient extends grpc.Client {
   createSample(argument: _records_v1_CreateSampleRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_records_v1_CreateSampleResponse__Output>): grpc.ClientUnaryCall;
   createSample(argument: _records_v1_CreateSampleRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_CreateSampleResponse__Output>): grpc.ClientUnaryCall;
   createSample(argument: _records_v1_CreateSampleRequest, callback: grpc.requestCallback<_records_v1_CreateSampleResponse__Output>): grpc.ClientUnaryCall;
+  
+  DeleteOccurrence(argument: _records_v1_DeleteOccurrenceRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_DeleteOccurrenceResponse__Output>): grpc.ClientUnaryCall;
+  DeleteOccurrence(argument: _records_v1_DeleteOccurrenceRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_records_v1_DeleteOccurrenceResponse__Output>): grpc.ClientUnaryCall;
+  DeleteOccurrence(argument: _records_v1_DeleteOccurrenceRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_DeleteOccurrenceResponse__Output>): grpc.ClientUnaryCall;
+  DeleteOccurrence(argument: _records_v1_DeleteOccurrenceRequest, callback: grpc.requestCallback<_records_v1_DeleteOccurrenceResponse__Output>): grpc.ClientUnaryCall;
+  deleteOccurrence(argument: _records_v1_DeleteOccurrenceRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_DeleteOccurrenceResponse__Output>): grpc.ClientUnaryCall;
+  deleteOccurrence(argument: _records_v1_DeleteOccurrenceRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_records_v1_DeleteOccurrenceResponse__Output>): grpc.ClientUnaryCall;
+  deleteOccurrence(argument: _records_v1_DeleteOccurrenceRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_DeleteOccurrenceResponse__Output>): grpc.ClientUnaryCall;
+  deleteOccurrence(argument: _records_v1_DeleteOccurrenceRequest, callback: grpc.requestCallback<_records_v1_DeleteOccurrenceResponse__Output>): grpc.ClientUnaryCall;
   
   DeleteSample(argument: _records_v1_DeleteSampleRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_DeleteSampleResponse__Output>): grpc.ClientUnaryCall;
   DeleteSample(argument: _records_v1_DeleteSampleRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_records_v1_DeleteSampleResponse__Output>): grpc.ClientUnaryCall;
@@ -32,6 +60,15 @@ export interface RecordsServiceClient extends grpc.Client {
   deleteSample(argument: _records_v1_DeleteSampleRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_DeleteSampleResponse__Output>): grpc.ClientUnaryCall;
   deleteSample(argument: _records_v1_DeleteSampleRequest, callback: grpc.requestCallback<_records_v1_DeleteSampleResponse__Output>): grpc.ClientUnaryCall;
   
+  GetOccurrence(argument: _records_v1_GetOccurrenceRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_GetOccurrenceResponse__Output>): grpc.ClientUnaryCall;
+  GetOccurrence(argument: _records_v1_GetOccurrenceRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_records_v1_GetOccurrenceResponse__Output>): grpc.ClientUnaryCall;
+  GetOccurrence(argument: _records_v1_GetOccurrenceRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_GetOccurrenceResponse__Output>): grpc.ClientUnaryCall;
+  GetOccurrence(argument: _records_v1_GetOccurrenceRequest, callback: grpc.requestCallback<_records_v1_GetOccurrenceResponse__Output>): grpc.ClientUnaryCall;
+  getOccurrence(argument: _records_v1_GetOccurrenceRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_GetOccurrenceResponse__Output>): grpc.ClientUnaryCall;
+  getOccurrence(argument: _records_v1_GetOccurrenceRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_records_v1_GetOccurrenceResponse__Output>): grpc.ClientUnaryCall;
+  getOccurrence(argument: _records_v1_GetOccurrenceRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_GetOccurrenceResponse__Output>): grpc.ClientUnaryCall;
+  getOccurrence(argument: _records_v1_GetOccurrenceRequest, callback: grpc.requestCallback<_records_v1_GetOccurrenceResponse__Output>): grpc.ClientUnaryCall;
+  
   GetSample(argument: _records_v1_GetSampleRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_GetSampleResponse__Output>): grpc.ClientUnaryCall;
   GetSample(argument: _records_v1_GetSampleRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_records_v1_GetSampleResponse__Output>): grpc.ClientUnaryCall;
   GetSample(argument: _records_v1_GetSampleRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_GetSampleResponse__Output>): grpc.ClientUnaryCall;
@@ -41,6 +78,15 @@ export interface RecordsServiceClient extends grpc.Client {
   getSample(argument: _records_v1_GetSampleRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_GetSampleResponse__Output>): grpc.ClientUnaryCall;
   getSample(argument: _records_v1_GetSampleRequest, callback: grpc.requestCallback<_records_v1_GetSampleResponse__Output>): grpc.ClientUnaryCall;
   
+  ListOccurrences(argument: _records_v1_ListOccurrencesRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_ListOccurrencesResponse__Output>): grpc.ClientUnaryCall;
+  ListOccurrences(argument: _records_v1_ListOccurrencesRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_records_v1_ListOccurrencesResponse__Output>): grpc.ClientUnaryCall;
+  ListOccurrences(argument: _records_v1_ListOccurrencesRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_ListOccurrencesResponse__Output>): grpc.ClientUnaryCall;
+  ListOccurrences(argument: _records_v1_ListOccurrencesRequest, callback: grpc.requestCallback<_records_v1_ListOccurrencesResponse__Output>): grpc.ClientUnaryCall;
+  listOccurrences(argument: _records_v1_ListOccurrencesRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_ListOccurrencesResponse__Output>): grpc.ClientUnaryCall;
+  listOccurrences(argument: _records_v1_ListOccurrencesRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_records_v1_ListOccurrencesResponse__Output>): grpc.ClientUnaryCall;
+  listOccurrences(argument: _records_v1_ListOccurrencesRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_ListOccurrencesResponse__Output>): grpc.ClientUnaryCall;
+  listOccurrences(argument: _records_v1_ListOccurrencesRequest, callback: grpc.requestCallback<_records_v1_ListOccurrencesResponse__Output>): grpc.ClientUnaryCall;
+  
   ListSamples(argument: _records_v1_ListSamplesRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_ListSamplesResponse__Output>): grpc.ClientUnaryCall;
   ListSamples(argument: _records_v1_ListSamplesRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_records_v1_ListSamplesResponse__Output>): grpc.ClientUnaryCall;
   ListSamples(argument: _records_v1_ListSamplesRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_ListSamplesResponse__Output>): grpc.ClientUnaryCall;
@@ -49,6 +95,15 @@ export interface RecordsServiceClient extends grpc.Client {
   listSamples(argument: _records_v1_ListSamplesRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_records_v1_ListSamplesResponse__Output>): grpc.ClientUnaryCall;
   listSamples(argument: _records_v1_ListSamplesRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_ListSamplesResponse__Output>): grpc.ClientUnaryCall;
   listSamples(argument: _records_v1_ListSamplesRequest, callback: grpc.requestCallback<_records_v1_ListSamplesResponse__Output>): grpc.ClientUnaryCall;
+  
+  UpdateOccurrence(argument: _records_v1_UpdateOccurrenceRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_UpdateOccurrenceResponse__Output>): grpc.ClientUnaryCall;
+  UpdateOccurrence(argument: _records_v1_UpdateOccurrenceRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_records_v1_UpdateOccurrenceResponse__Output>): grpc.ClientUnaryCall;
+  UpdateOccurrence(argument: _records_v1_UpdateOccurrenceRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_UpdateOccurrenceResponse__Output>): grpc.ClientUnaryCall;
+  UpdateOccurrence(argument: _records_v1_UpdateOccurrenceRequest, callback: grpc.requestCallback<_records_v1_UpdateOccurrenceResponse__Output>): grpc.ClientUnaryCall;
+  updateOccurrence(argument: _records_v1_UpdateOccurrenceRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_UpdateOccurrenceResponse__Output>): grpc.ClientUnaryCall;
+  updateOccurrence(argument: _records_v1_UpdateOccurrenceRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_records_v1_UpdateOccurrenceResponse__Output>): grpc.ClientUnaryCall;
+  updateOccurrence(argument: _records_v1_UpdateOccurrenceRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_UpdateOccurrenceResponse__Output>): grpc.ClientUnaryCall;
+  updateOccurrence(argument: _records_v1_UpdateOccurrenceRequest, callback: grpc.requestCallback<_records_v1_UpdateOccurrenceResponse__Output>): grpc.ClientUnaryCall;
   
   UpdateSample(argument: _records_v1_UpdateSampleRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_UpdateSampleResponse__Output>): grpc.ClientUnaryCall;
   UpdateSample(argument: _records_v1_UpdateSampleRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_records_v1_UpdateSampleResponse__Output>): grpc.ClientUnaryCall;
@@ -62,22 +117,37 @@ export interface RecordsServiceClient extends grpc.Client {
 }
 
 export interface RecordsServiceHandlers extends grpc.UntypedServiceImplementation {
+  CreateOccurrence: grpc.handleUnaryCall<_records_v1_CreateOccurrenceRequest__Output, _records_v1_CreateOccurrenceResponse>;
+  
   CreateSample: grpc.handleUnaryCall<_records_v1_CreateSampleRequest__Output, _records_v1_CreateSampleResponse>;
+  
+  DeleteOccurrence: grpc.handleUnaryCall<_records_v1_DeleteOccurrenceRequest__Output, _records_v1_DeleteOccurrenceResponse>;
   
   DeleteSample: grpc.handleUnaryCall<_records_v1_DeleteSampleRequest__Output, _records_v1_DeleteSampleResponse>;
   
+  GetOccurrence: grpc.handleUnaryCall<_records_v1_GetOccurrenceRequest__Output, _records_v1_GetOccurrenceResponse>;
+  
   GetSample: grpc.handleUnaryCall<_records_v1_GetSampleRequest__Output, _records_v1_GetSampleResponse>;
   
+  ListOccurrences: grpc.handleUnaryCall<_records_v1_ListOccurrencesRequest__Output, _records_v1_ListOccurrencesResponse>;
+  
   ListSamples: grpc.handleUnaryCall<_records_v1_ListSamplesRequest__Output, _records_v1_ListSamplesResponse>;
+  
+  UpdateOccurrence: grpc.handleUnaryCall<_records_v1_UpdateOccurrenceRequest__Output, _records_v1_UpdateOccurrenceResponse>;
   
   UpdateSample: grpc.handleUnaryCall<_records_v1_UpdateSampleRequest__Output, _records_v1_UpdateSampleResponse>;
   
 }
 
 export interface RecordsServiceDefinition extends grpc.ServiceDefinition {
+  CreateOccurrence: MethodDefinition<_records_v1_CreateOccurrenceRequest, _records_v1_CreateOccurrenceResponse, _records_v1_CreateOccurrenceRequest__Output, _records_v1_CreateOccurrenceResponse__Output>
   CreateSample: MethodDefinition<_records_v1_CreateSampleRequest, _records_v1_CreateSampleResponse, _records_v1_CreateSampleRequest__Output, _records_v1_CreateSampleResponse__Output>
+  DeleteOccurrence: MethodDefinition<_records_v1_DeleteOccurrenceRequest, _records_v1_DeleteOccurrenceResponse, _records_v1_DeleteOccurrenceRequest__Output, _records_v1_DeleteOccurrenceResponse__Output>
   DeleteSample: MethodDefinition<_records_v1_DeleteSampleRequest, _records_v1_DeleteSampleResponse, _records_v1_DeleteSampleRequest__Output, _records_v1_DeleteSampleResponse__Output>
+  GetOccurrence: MethodDefinition<_records_v1_GetOccurrenceRequest, _records_v1_GetOccurrenceResponse, _records_v1_GetOccurrenceRequest__Output, _records_v1_GetOccurrenceResponse__Output>
   GetSample: MethodDefinition<_records_v1_GetSampleRequest, _records_v1_GetSampleResponse, _records_v1_GetSampleRequest__Output, _records_v1_GetSampleResponse__Output>
+  ListOccurrences: MethodDefinition<_records_v1_ListOccurrencesRequest, _records_v1_ListOccurrencesResponse, _records_v1_ListOccurrencesRequest__Output, _records_v1_ListOccurrencesResponse__Output>
   ListSamples: MethodDefinition<_records_v1_ListSamplesRequest, _records_v1_ListSamplesResponse, _records_v1_ListSamplesRequest__Output, _records_v1_ListSamplesResponse__Output>
+  UpdateOccurrence: MethodDefinition<_records_v1_UpdateOccurrenceRequest, _records_v1_UpdateOccurrenceResponse, _records_v1_UpdateOccurrenceRequest__Output, _records_v1_UpdateOccurrenceResponse__Output>
   UpdateSample: MethodDefinition<_records_v1_UpdateSampleRequest, _records_v1_UpdateSampleResponse, _records_v1_UpdateSampleRequest__Output, _records_v1_UpdateSampleResponse__Output>
 }

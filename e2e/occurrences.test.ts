@@ -1,0 +1,118 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { OTHER_USER, api, dbQuery, sampleSubmission, services, setUpWorld, token } from './support/world.ts';
+
+let demoToken: string;
+let otherToken: string;
+let sampleId: string;
+
+beforeAll(async () => {
+  await setUpWorld();
+  demoToken = await token();
+  otherToken = await token({ userId: OTHER_USER });
+  const created = await api('POST', '/samples', { token: demoToken, body: sampleSubmission() });
+  sampleId = created.body.values.id;
+});
+
+const create = (values: Record<string, unknown>, as = demoToken, headers: Record<string, string> = {}) =>
+  api('POST', '/occurrences', { token: as, body: { values: { sample_id: sampleId, ...values } }, headers });
+
+describe('occurrences on their own', () => {
+  it('when an occurrence is posted into an own sample, then it is created and reads back with its taxon and attributes', async () => {
+    const created = await create({ taxa_taxon_list_id: 2, 'occAttr:1': '4', 'occAttr:4': '1', confidential: true, comment: 'by the pond' });
+    expect(created.status, created.text).toBe(201);
+    expect(created.body.href).toBe(`${services()}/occurrences/${created.body.values.id}`);
+    expect(created.headers.get('location')).toBe(created.body.href);
+    expect(created.headers.get('etag')).toMatch(/^"\d+"$/);
+    const read = await api('GET', `/occurrences/${created.body.values.id}`, { token: demoToken });
+    expect(read.status).toBe(200);
+    expect(read.body.values).toMatchObject({
+      sample_id: sampleId,
+      taxa_taxon_list_id: '2',
+      taxon: 'Turdus merula',
+      default_common_name: 'Blackbird',
+      confidential: 't',
+      zero_abundance: 'f',
+      record_status: 'C',
+      release_status: 'R',
+      comment: 'by the pond',
+      deleted: 'f',
+      'occAttr:1': '4',
+      'occAttr:4': 'Adult',
+    });
+  });
+
+  it('when an occurrence is changed, then only the sent values change, attributes are replaced and the ETag moves on', async () => {
+    const created = await create({ taxa_taxon_list_id: 1, 'occAttr:1': '1' });
+    const id = created.body.values.id;
+    const updated = await api('PUT', `/occurrences/${id}`, { token: demoToken, body: { values: { 'occAttr:1': '7', record_status: 'V' } }, headers: { 'If-Match': created.headers.get('etag')! } });
+    expect(updated.status, updated.text).toBe(200);
+    expect(updated.headers.get('etag')).not.toBe(created.headers.get('etag'));
+    const read = await api('GET', `/occurrences/${id}`, { token: demoToken });
+    expect(read.body.values).toMatchObject({ taxa_taxon_list_id: '1', 'occAttr:1': '7', record_status: 'V' });
+    const stale = await api('PUT', `/occurrences/${id}`, { token: demoToken, body: { values: { comment: 'x' } }, headers: { 'If-Match': created.headers.get('etag')! } });
+    expect(stale.status).toBe(412);
+  });
+
+  it('when an occurrence is deleted, then it is gone (404), its sample stays, and a second delete is 404', async () => {
+    const created = await create({ taxa_taxon_list_id: 3 });
+    const id = created.body.values.id;
+    const deleted = await api('DELETE', `/occurrences/${id}`, { token: demoToken });
+    expect(deleted.status).toBe(204);
+    expect(deleted.text).toBe('');
+    expect((await api('GET', `/occurrences/${id}`, { token: demoToken })).status).toBe(404);
+    expect((await api('DELETE', `/occurrences/${id}`, { token: demoToken })).status).toBe(404);
+    expect((await api('GET', `/samples/${sampleId}`, { token: demoToken })).status).toBe(200);
+    const events = await dbQuery<{ operation: string }>("SELECT operation FROM records.outbox WHERE entity = 'occurrence' AND entity_id = $1 ORDER BY id", [id]);
+    expect(events.map((e) => e.operation)).toEqual(['create', 'delete']);
+  });
+
+  it("when the sample is someone else's, missing or not given, then 400 on occurrence:sample_id and nothing is written", async () => {
+    const othersSample = await api('POST', '/samples', { token: otherToken, body: sampleSubmission() });
+    const [{ n: before }] = await dbQuery<{ n: number }>('SELECT count(*)::int AS n FROM records.occurrences');
+    for (const values of [{ sample_id: othersSample.body.values.id }, { sample_id: 987654321 }]) {
+      const response = await api('POST', '/occurrences', { token: demoToken, body: { values: { taxa_taxon_list_id: 1, ...values } } });
+      expect(response.status).toBe(400);
+      expect(response.body.message).toEqual({ 'occurrence:sample_id': 'Attempt to create occurrence in invalid sample.' });
+    }
+    const missing = await api('POST', '/occurrences', { token: demoToken, body: { values: { taxa_taxon_list_id: 1 } } });
+    expect(missing.body.message).toEqual({ 'occurrence:sample_id': 'The sample must be supplied.' });
+    const [{ n: after }] = await dbQuery<{ n: number }>('SELECT count(*)::int AS n FROM records.occurrences');
+    expect(after).toBe(before);
+  });
+
+  it('when the taxon or an attribute value is bad, then 400 naming it', async () => {
+    expect((await create({ taxa_taxon_list_id: 999999 })).body.message).toEqual({ 'occurrence:taxa_taxon_list_id': 'The taxon 999999 is not known.' });
+    expect((await create({ taxa_taxon_list_id: 1, 'occAttr:1': 'many' })).body.message).toEqual({ 'occurrence:occAttr:1': 'Must be a whole number.' });
+  });
+
+  it("when another user reads, changes or deletes an occurrence, then 403 and nothing changes", async () => {
+    const created = await create({ taxa_taxon_list_id: 1, comment: 'mine' });
+    const id = created.body.values.id;
+    for (const [method, body] of [['GET'], ['PUT', { values: { comment: 'theirs' } }], ['DELETE']] as const) {
+      const response = await api(method, `/occurrences/${id}`, { token: otherToken, body });
+      expect(response.status, method).toBe(403);
+      expect(response.text).not.toContain('mine');
+    }
+    expect((await api('GET', `/occurrences/${id}`, { token: demoToken })).body.values.comment).toBe('mine');
+  });
+
+  it('when the list is asked for, then it holds own occurrences, filters by field and pages with a Link header', async () => {
+    const list = await api('GET', `/occurrences?sample_id=${sampleId}&limit=1`, { token: demoToken });
+    expect(list.status).toBe(200);
+    expect(list.body).toHaveLength(1);
+    expect(list.body[0].values.sample_id).toBe(sampleId);
+    expect(list.headers.get('link')).toMatch(/<.*offset=1.*>; rel="next"/);
+    const others = await api('GET', `/occurrences?sample_id=${sampleId}`, { token: otherToken });
+    expect(others.body).toEqual([]);
+    expect((await api('GET', '/occurrences?sample_id=abc', { token: demoToken })).status).toBe(400);
+  });
+
+  it('when a POST is retried with the same Idempotency-Key, then one occurrence is written', async () => {
+    const key = `occ-${Date.now()}`;
+    const first = await create({ taxa_taxon_list_id: 4 }, demoToken, { 'Idempotency-Key': key });
+    const again = await create({ taxa_taxon_list_id: 4 }, demoToken, { 'Idempotency-Key': key });
+    expect(again.status).toBe(201);
+    expect(again.body).toEqual(first.body);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+  });
+});

@@ -1,0 +1,160 @@
+import { withTransaction, type Pool } from '@rex/db';
+import { badRequest, conflict, forbidden, invalid, notFound } from '@rex/grpc';
+import type { AuthContext__Output, SavedRecord, Submission__Output } from '@rex/protos';
+import { planOccurrence } from './domain/occurrences.ts';
+import type { Errors } from './domain/fields.ts';
+import { parseInteger, text, type Value } from './domain/values.ts';
+import { insertNewRecords } from './db/new-records.ts';
+import {
+  OCCURRENCE_FILTERS,
+  deleteOccurrence,
+  findOccurrence,
+  listOccurrences,
+  lockOccurrence,
+  sampleForOccurrence,
+  type OccurrenceRow,
+} from './db/occurrences-repo.ts';
+import type { ReferenceData } from './db/reference-repo.ts';
+import { findIdempotentSubmission, saveAttributeValues, writeOutbox, type IdempotentSubmission } from './db/samples-repo.ts';
+import { updateRow } from './db/sql.ts';
+import {
+  ANONYMOUS_USER_ID,
+  NOT_A_USER,
+  attributeValuesForResponse,
+  caller,
+  checkVersion,
+  isUniqueViolation,
+  requestHash,
+  stamp,
+  toTree,
+  type Caller,
+} from './samples.ts';
+
+const INVALID_SAMPLE = 'Attempt to create occurrence in invalid sample.';
+
+function rowValues(row: OccurrenceRow): Record<string, Value> {
+  const values: Record<string, Value> = {};
+  for (const [key, value] of Object.entries(row)) {
+    if (key !== 'attribute_values' && key !== 'version') values[key] = value === null ? null : String(value);
+  }
+  return Object.assign(values, attributeValuesForResponse('occurrence', row.attribute_values ?? []));
+}
+
+function replay(earlier: IdempotentSubmission, hash: string): SavedRecord {
+  if (earlier.requestHash !== hash) throw conflict('The Idempotency-Key was already used for a different submission.');
+  const saved = earlier.saved as { tree: { occurrences?: string[]; samples?: unknown[] }; stamp: string; version: string };
+  if (!saved.tree.occurrences?.length || saved.tree.samples?.length) throw conflict('The Idempotency-Key was already used for a different submission.');
+  return { entity: 'occurrence', values: stamp(saved.tree.occurrences[0], saved.stamp), version: saved.version, replayed: true };
+}
+
+/** Occurrences on their own: created in one of the caller's samples, read and changed by their creator. */
+export function createOccurrences(db: Pool, reference: ReferenceData) {
+  /** 404 when not there for this website, 400 for non-users' writes, 403 when someone else's. */
+  function checkOwner(row: { website_id: string; created_by_id: string; deleted: boolean | string } | undefined, who: Caller, action?: string) {
+    if (!row || row.deleted === true || row.deleted === 't' || row.website_id !== who.websiteId) throw notFound();
+    if (!who.userId) throw action ? badRequest(`Cannot ${action} without user authentication.`) : forbidden(NOT_A_USER);
+    if (row.created_by_id !== who.userId) throw forbidden('Resource belongs to a different user account.');
+  }
+
+  async function attributesOf(websiteId: string, surveyId: string) {
+    const surveys = await reference.surveys(websiteId, [surveyId]);
+    return surveys.get(surveyId)?.attributes.occurrence ?? new Map();
+  }
+
+  return {
+    async create(auth: AuthContext__Output | null, submission: Submission__Output | null, idempotencyKey = ''): Promise<SavedRecord> {
+      const who = caller(auth);
+      if (!who.userId) throw badRequest('Cannot POST without user authentication.');
+      const hash = requestHash(submission);
+      const key = idempotencyKey ? { key: idempotencyKey, requestHash: hash } : undefined;
+      if (key) {
+        const earlier = await findIdempotentSubmission(db, who.websiteId, who.userId, key.key);
+        if (earlier) return replay(earlier, hash);
+      }
+      const tree = toTree(submission);
+      const errors: Errors = {};
+      const sampleId = parseInteger(text(tree.values, 'sample_id') ?? '');
+      if (sampleId === undefined) throw invalid({ 'occurrence:sample_id': 'The sample must be supplied.' });
+      const sample = await sampleForOccurrence(db, String(sampleId));
+      if (!sample || sample.deleted || sample.website_id !== who.websiteId || sample.created_by_id !== who.userId) {
+        throw invalid({ 'occurrence:sample_id': INVALID_SAMPLE });
+      }
+      const taxa = await reference.taxa([text(tree.values, 'taxa_taxon_list_id') ?? ''].filter(Boolean).map((id) => String(parseInteger(id) ?? id)));
+      const changes = planOccurrence(tree.values, taxa, await attributesOf(who.websiteId, sample.survey_id), true, errors);
+      if (tree.media.length) errors['occurrence_medium:queued'] = `Requested file does not exist in the queue: ${text(tree.media[0].values, 'queued') ?? ''}`;
+      if (Object.keys(errors).length) throw invalid(errors);
+      try {
+        const result = await insertNewRecords(
+          { pool: db },
+          { samples: [], occurrences: [{ columns: changes.columns, attributes: changes.attributes }], parent: { sampleId: sample.id, surveyId: sample.survey_id } },
+          { websiteId: who.websiteId, userId: who.userId, createdById: who.userId || ANONYMOUS_USER_ID },
+          key,
+        );
+        return { entity: 'occurrence', values: stamp(result.occurrences[0], result.stamp), version: result.version };
+      } catch (error) {
+        if (key && isUniqueViolation(error, 'idempotency_keys_pkey')) {
+          const earlier = await findIdempotentSubmission(db, who.websiteId, who.userId, key.key);
+          if (earlier) return replay(earlier, hash);
+        }
+        throw error;
+      }
+    },
+
+    async get(auth: AuthContext__Output | null, id: string) {
+      const who = caller(auth);
+      const row = await findOccurrence(db, id);
+      checkOwner(row, who);
+      return { values: rowValues(row!), version: row!.version };
+    },
+
+    async list(auth: AuthContext__Output | null, filters: Record<string, string>, limit: number, offset: number) {
+      const who = caller(auth);
+      if (!who.userId) throw forbidden(NOT_A_USER);
+      const errors: Errors = {};
+      for (const [field, value] of Object.entries(filters)) {
+        if (OCCURRENCE_FILTERS[field] === 'integer' && parseInteger(value) === undefined) errors[`occurrence:${field}`] = `Invalid filter on numeric field ${field}`;
+      }
+      if (Object.keys(errors).length) throw invalid(errors);
+      const known = Object.fromEntries(Object.entries(filters).filter(([field]) => field in OCCURRENCE_FILTERS));
+      const rows = await listOccurrences(db, { userId: who.userId, websiteId: who.scope === 'SCOPE_USER' ? null : who.websiteId, filters: known, limit, offset });
+      return { occurrences: rows.slice(0, limit).map(rowValues), more: rows.length > limit };
+    },
+
+    async update(auth: AuthContext__Output | null, id: string, submission: Submission__Output | null, ifMatch: string[] = []): Promise<SavedRecord> {
+      const who = caller(auth);
+      const tree = toTree(submission);
+      const givenId = text(tree.values, 'id');
+      if (givenId !== undefined && givenId !== id) throw invalid({ 'occurrence:id': 'Provided id does not match URI' });
+      return withTransaction(db, async (client) => {
+        const locked = await lockOccurrence(client, id);
+        checkOwner(locked, who, 'PUT');
+        checkVersion(locked!.version, ifMatch);
+        if ('sample_id' in tree.values && text(tree.values, 'sample_id') !== locked!.sample_id) {
+          throw invalid({ 'occurrence:sample_id': 'An occurrence cannot move to another sample.' });
+        }
+        const taxonId = text(tree.values, 'taxa_taxon_list_id');
+        const taxa = taxonId ? await reference.taxa([String(parseInteger(taxonId) ?? taxonId)]) : new Set<string>();
+        const errors: Errors = {};
+        const changes = planOccurrence(tree.values, taxa, await attributesOf(who.websiteId, locked!.survey_id), false, errors);
+        if (Object.keys(errors).length) throw invalid(errors);
+        const row = await updateRow(client, 'records.occurrences', id, { ...changes.columns, updated_by_id: who.userId });
+        await saveAttributeValues(client, 'occurrence', id, changes.attributes, changes.replacedAttributes);
+        await writeOutbox(client, [{ entity: 'occurrence', entityId: id, operation: 'update', websiteId: who.websiteId, surveyId: locked!.survey_id, userId: who.userId }]);
+        return { entity: 'occurrence', values: stamp(row.id, row.created_on, row.updated_on), version: row.version };
+      });
+    },
+
+    async remove(auth: AuthContext__Output | null, id: string, ifMatch: string[] = []): Promise<void> {
+      const who = caller(auth);
+      await withTransaction(db, async (client) => {
+        const locked = await lockOccurrence(client, id);
+        checkOwner(locked, who, 'DELETE');
+        checkVersion(locked!.version, ifMatch);
+        await deleteOccurrence(client, id, who.userId);
+        await writeOutbox(client, [{ entity: 'occurrence', entityId: id, operation: 'delete', websiteId: who.websiteId, surveyId: locked!.survey_id, userId: who.userId }]);
+      });
+    },
+  };
+}
+
+export type Occurrences = ReturnType<typeof createOccurrences>;
