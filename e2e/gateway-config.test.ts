@@ -190,6 +190,8 @@ describe('the self-describing page and OpenAPI', () => {
       '/annotations/{id}',
       '/es',
       '/es/{path}',
+      '/locations',
+      '/locations/{id}',
       '/occurrences',
       '/occurrences/{id}',
       '/projects',

@@ -57,3 +57,13 @@ export type { UpdateOccurrenceRequest__Output } from './generated/records/v1/Upd
 export type { UpdateOccurrenceResponse, UpdateOccurrenceResponse__Output } from './generated/records/v1/UpdateOccurrenceResponse.ts';
 export type { DeleteOccurrenceRequest__Output } from './generated/records/v1/DeleteOccurrenceRequest.ts';
 export type { DeleteOccurrenceResponse } from './generated/records/v1/DeleteOccurrenceResponse.ts';
+export type { CreateLocationRequest__Output } from './generated/records/v1/CreateLocationRequest.ts';
+export type { CreateLocationResponse, CreateLocationResponse__Output } from './generated/records/v1/CreateLocationResponse.ts';
+export type { GetLocationRequest__Output } from './generated/records/v1/GetLocationRequest.ts';
+export type { GetLocationResponse, GetLocationResponse__Output } from './generated/records/v1/GetLocationResponse.ts';
+export type { ListLocationsRequest__Output } from './generated/records/v1/ListLocationsRequest.ts';
+export type { ListLocationsResponse, ListLocationsResponse__Output } from './generated/records/v1/ListLocationsResponse.ts';
+export type { UpdateLocationRequest__Output } from './generated/records/v1/UpdateLocationRequest.ts';
+export type { UpdateLocationResponse, UpdateLocationResponse__Output } from './generated/records/v1/UpdateLocationResponse.ts';
+export type { DeleteLocationRequest__Output } from './generated/records/v1/DeleteLocationRequest.ts';
+export type { DeleteLocationResponse } from './generated/records/v1/DeleteLocationResponse.ts';

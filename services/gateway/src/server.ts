@@ -13,6 +13,7 @@ import { createReportsClient } from './clients/reports.ts';
 import { createSearchClient } from './clients/search.ts';
 import { exchangeRoutes } from './routes/exchange.ts';
 import { reportRoutes } from './routes/reports.ts';
+import { locationRoutes } from './routes/locations.ts';
 import { occurrenceRoutes } from './routes/occurrences.ts';
 import { sampleRoutes } from './routes/samples.ts';
 import { searchRoutes } from './routes/search.ts';
@@ -58,6 +59,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger, restCo
     routes: [
       ...sampleRoutes(records),
       ...occurrenceRoutes(records),
+      ...locationRoutes(records),
       ...reportRoutes(reports),
       ...exchangeRoutes(reports, restConfig.user_id ?? ''),
       ...searchRoutes(restConfig, search),

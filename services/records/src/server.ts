@@ -9,6 +9,8 @@ import { createReferenceData } from './db/reference-repo.ts';
 import { createSamples } from './samples.ts';
 import { occurrenceHandlers } from './handlers/occurrences.ts';
 import { createOccurrences } from './occurrences.ts';
+import { locationHandlers } from './handlers/locations.ts';
+import { createLocations } from './locations.ts';
 
 export const SERVICE_NAME = 'records.v1.RecordsService';
 
@@ -28,7 +30,11 @@ export async function startRecordsServer(config: RecordsConfig, logger: Logger):
       {
         name: SERVICE_NAME,
         definition: recordsV1.RecordsService.service,
-        handlers: { ...sampleHandlers(createSamples(pool, reference), logger), ...occurrenceHandlers(createOccurrences(pool, reference), logger) },
+        handlers: {
+          ...sampleHandlers(createSamples(pool, reference), logger),
+          ...occurrenceHandlers(createOccurrences(pool, reference), logger),
+          ...locationHandlers(createLocations(pool), logger),
+        },
       },
     ],
   });

@@ -180,9 +180,12 @@ export async function importFixtures(pool: Pool, fixtures: Fixtures): Promise<Co
     }
     for (const [i, l] of fixtures.locations.entries()) {
       let geometry: Buffer | null = null;
+      let centroid: { lat: number; lon: number } | null = null;
       if (l.centroid_sref && l.centroid_sref_system) {
         try {
-          geometry = Buffer.from(srefToGeometry(l.centroid_sref, l.centroid_sref_system).wkbHex, 'hex');
+          const computed = srefToGeometry(l.centroid_sref, l.centroid_sref_system);
+          geometry = Buffer.from(computed.wkbHex, 'hex');
+          centroid = computed.centroid;
         } catch (error) {
           throw new ImportError(`locations[${i}]: ${(error as Error).message}`);
         }
@@ -192,7 +195,8 @@ export async function importFixtures(pool: Pool, fixtures: Fixtures): Promise<Co
         'records.locations',
         {
           id: l.id, name: l.name, website_id: l.website_id, public: l.public, location_type_id: l.location_type_id ?? null, code: l.code ?? null, centroid_sref: l.centroid_sref ?? null,
-          centroid_sref_system: l.centroid_sref_system ?? null, centroid_geom: geometry, created_by_id: l.created_by_id,
+          centroid_sref_system: l.centroid_sref_system ?? null, centroid_geom: geometry, centroid_lat: centroid?.lat ?? null,
+          centroid_lon: centroid?.lon ?? null, created_by_id: l.created_by_id,
           updated_by_id: l.created_by_id, deleted: false,
         },
         `locations[${i}]`,

@@ -5,18 +5,26 @@ import type { AuthContext as _common_v1_AuthContext, AuthContext__Output as _com
 import type { ClientConnection as _common_v1_ClientConnection, ClientConnection__Output as _common_v1_ClientConnection__Output } from './common/v1/ClientConnection.ts';
 import type { FieldValue as _common_v1_FieldValue, FieldValue__Output as _common_v1_FieldValue__Output } from './common/v1/FieldValue.ts';
 import type { TextList as _common_v1_TextList, TextList__Output as _common_v1_TextList__Output } from './common/v1/TextList.ts';
+import type { CreateLocationRequest as _records_v1_CreateLocationRequest, CreateLocationRequest__Output as _records_v1_CreateLocationRequest__Output } from './records/v1/CreateLocationRequest.ts';
+import type { CreateLocationResponse as _records_v1_CreateLocationResponse, CreateLocationResponse__Output as _records_v1_CreateLocationResponse__Output } from './records/v1/CreateLocationResponse.ts';
 import type { CreateOccurrenceRequest as _records_v1_CreateOccurrenceRequest, CreateOccurrenceRequest__Output as _records_v1_CreateOccurrenceRequest__Output } from './records/v1/CreateOccurrenceRequest.ts';
 import type { CreateOccurrenceResponse as _records_v1_CreateOccurrenceResponse, CreateOccurrenceResponse__Output as _records_v1_CreateOccurrenceResponse__Output } from './records/v1/CreateOccurrenceResponse.ts';
 import type { CreateSampleRequest as _records_v1_CreateSampleRequest, CreateSampleRequest__Output as _records_v1_CreateSampleRequest__Output } from './records/v1/CreateSampleRequest.ts';
 import type { CreateSampleResponse as _records_v1_CreateSampleResponse, CreateSampleResponse__Output as _records_v1_CreateSampleResponse__Output } from './records/v1/CreateSampleResponse.ts';
+import type { DeleteLocationRequest as _records_v1_DeleteLocationRequest, DeleteLocationRequest__Output as _records_v1_DeleteLocationRequest__Output } from './records/v1/DeleteLocationRequest.ts';
+import type { DeleteLocationResponse as _records_v1_DeleteLocationResponse, DeleteLocationResponse__Output as _records_v1_DeleteLocationResponse__Output } from './records/v1/DeleteLocationResponse.ts';
 import type { DeleteOccurrenceRequest as _records_v1_DeleteOccurrenceRequest, DeleteOccurrenceRequest__Output as _records_v1_DeleteOccurrenceRequest__Output } from './records/v1/DeleteOccurrenceRequest.ts';
 import type { DeleteOccurrenceResponse as _records_v1_DeleteOccurrenceResponse, DeleteOccurrenceResponse__Output as _records_v1_DeleteOccurrenceResponse__Output } from './records/v1/DeleteOccurrenceResponse.ts';
 import type { DeleteSampleRequest as _records_v1_DeleteSampleRequest, DeleteSampleRequest__Output as _records_v1_DeleteSampleRequest__Output } from './records/v1/DeleteSampleRequest.ts';
 import type { DeleteSampleResponse as _records_v1_DeleteSampleResponse, DeleteSampleResponse__Output as _records_v1_DeleteSampleResponse__Output } from './records/v1/DeleteSampleResponse.ts';
+import type { GetLocationRequest as _records_v1_GetLocationRequest, GetLocationRequest__Output as _records_v1_GetLocationRequest__Output } from './records/v1/GetLocationRequest.ts';
+import type { GetLocationResponse as _records_v1_GetLocationResponse, GetLocationResponse__Output as _records_v1_GetLocationResponse__Output } from './records/v1/GetLocationResponse.ts';
 import type { GetOccurrenceRequest as _records_v1_GetOccurrenceRequest, GetOccurrenceRequest__Output as _records_v1_GetOccurrenceRequest__Output } from './records/v1/GetOccurrenceRequest.ts';
 import type { GetOccurrenceResponse as _records_v1_GetOccurrenceResponse, GetOccurrenceResponse__Output as _records_v1_GetOccurrenceResponse__Output } from './records/v1/GetOccurrenceResponse.ts';
 import type { GetSampleRequest as _records_v1_GetSampleRequest, GetSampleRequest__Output as _records_v1_GetSampleRequest__Output } from './records/v1/GetSampleRequest.ts';
 import type { GetSampleResponse as _records_v1_GetSampleResponse, GetSampleResponse__Output as _records_v1_GetSampleResponse__Output } from './records/v1/GetSampleResponse.ts';
+import type { ListLocationsRequest as _records_v1_ListLocationsRequest, ListLocationsRequest__Output as _records_v1_ListLocationsRequest__Output } from './records/v1/ListLocationsRequest.ts';
+import type { ListLocationsResponse as _records_v1_ListLocationsResponse, ListLocationsResponse__Output as _records_v1_ListLocationsResponse__Output } from './records/v1/ListLocationsResponse.ts';
 import type { ListOccurrencesRequest as _records_v1_ListOccurrencesRequest, ListOccurrencesRequest__Output as _records_v1_ListOccurrencesRequest__Output } from './records/v1/ListOccurrencesRequest.ts';
 import type { ListOccurrencesResponse as _records_v1_ListOccurrencesResponse, ListOccurrencesResponse__Output as _records_v1_ListOccurrencesResponse__Output } from './records/v1/ListOccurrencesResponse.ts';
 import type { ListSamplesRequest as _records_v1_ListSamplesRequest, ListSamplesRequest__Output as _records_v1_ListSamplesRequest__Output } from './records/v1/ListSamplesRequest.ts';
@@ -25,6 +33,8 @@ import type { RecordValues as _records_v1_RecordValues, RecordValues__Output as 
 import type { RecordsServiceClient as _records_v1_RecordsServiceClient, RecordsServiceDefinition as _records_v1_RecordsServiceDefinition } from './records/v1/RecordsService.ts';
 import type { SavedRecord as _records_v1_SavedRecord, SavedRecord__Output as _records_v1_SavedRecord__Output } from './records/v1/SavedRecord.ts';
 import type { Submission as _records_v1_Submission, Submission__Output as _records_v1_Submission__Output } from './records/v1/Submission.ts';
+import type { UpdateLocationRequest as _records_v1_UpdateLocationRequest, UpdateLocationRequest__Output as _records_v1_UpdateLocationRequest__Output } from './records/v1/UpdateLocationRequest.ts';
+import type { UpdateLocationResponse as _records_v1_UpdateLocationResponse, UpdateLocationResponse__Output as _records_v1_UpdateLocationResponse__Output } from './records/v1/UpdateLocationResponse.ts';
 import type { UpdateOccurrenceRequest as _records_v1_UpdateOccurrenceRequest, UpdateOccurrenceRequest__Output as _records_v1_UpdateOccurrenceRequest__Output } from './records/v1/UpdateOccurrenceRequest.ts';
 import type { UpdateOccurrenceResponse as _records_v1_UpdateOccurrenceResponse, UpdateOccurrenceResponse__Output as _records_v1_UpdateOccurrenceResponse__Output } from './records/v1/UpdateOccurrenceResponse.ts';
 import type { UpdateSampleRequest as _records_v1_UpdateSampleRequest, UpdateSampleRequest__Output as _records_v1_UpdateSampleRequest__Output } from './records/v1/UpdateSampleRequest.ts';
@@ -47,18 +57,26 @@ export interface ProtoGrpcType {
   }
   records: {
     v1: {
+      CreateLocationRequest: MessageTypeDefinition<_records_v1_CreateLocationRequest, _records_v1_CreateLocationRequest__Output>
+      CreateLocationResponse: MessageTypeDefinition<_records_v1_CreateLocationResponse, _records_v1_CreateLocationResponse__Output>
       CreateOccurrenceRequest: MessageTypeDefinition<_records_v1_CreateOccurrenceRequest, _records_v1_CreateOccurrenceRequest__Output>
       CreateOccurrenceResponse: MessageTypeDefinition<_records_v1_CreateOccurrenceResponse, _records_v1_CreateOccurrenceResponse__Output>
       CreateSampleRequest: MessageTypeDefinition<_records_v1_CreateSampleRequest, _records_v1_CreateSampleRequest__Output>
       CreateSampleResponse: MessageTypeDefinition<_records_v1_CreateSampleResponse, _records_v1_CreateSampleResponse__Output>
+      DeleteLocationRequest: MessageTypeDefinition<_records_v1_DeleteLocationRequest, _records_v1_DeleteLocationRequest__Output>
+      DeleteLocationResponse: MessageTypeDefinition<_records_v1_DeleteLocationResponse, _records_v1_DeleteLocationResponse__Output>
       DeleteOccurrenceRequest: MessageTypeDefinition<_records_v1_DeleteOccurrenceRequest, _records_v1_DeleteOccurrenceRequest__Output>
       DeleteOccurrenceResponse: MessageTypeDefinition<_records_v1_DeleteOccurrenceResponse, _records_v1_DeleteOccurrenceResponse__Output>
       DeleteSampleRequest: MessageTypeDefinition<_records_v1_DeleteSampleRequest, _records_v1_DeleteSampleRequest__Output>
       DeleteSampleResponse: MessageTypeDefinition<_records_v1_DeleteSampleResponse, _records_v1_DeleteSampleResponse__Output>
+      GetLocationRequest: MessageTypeDefinition<_records_v1_GetLocationRequest, _records_v1_GetLocationRequest__Output>
+      GetLocationResponse: MessageTypeDefinition<_records_v1_GetLocationResponse, _records_v1_GetLocationResponse__Output>
       GetOccurrenceRequest: MessageTypeDefinition<_records_v1_GetOccurrenceRequest, _records_v1_GetOccurrenceRequest__Output>
       GetOccurrenceResponse: MessageTypeDefinition<_records_v1_GetOccurrenceResponse, _records_v1_GetOccurrenceResponse__Output>
       GetSampleRequest: MessageTypeDefinition<_records_v1_GetSampleRequest, _records_v1_GetSampleRequest__Output>
       GetSampleResponse: MessageTypeDefinition<_records_v1_GetSampleResponse, _records_v1_GetSampleResponse__Output>
+      ListLocationsRequest: MessageTypeDefinition<_records_v1_ListLocationsRequest, _records_v1_ListLocationsRequest__Output>
+      ListLocationsResponse: MessageTypeDefinition<_records_v1_ListLocationsResponse, _records_v1_ListLocationsResponse__Output>
       ListOccurrencesRequest: MessageTypeDefinition<_records_v1_ListOccurrencesRequest, _records_v1_ListOccurrencesRequest__Output>
       ListOccurrencesResponse: MessageTypeDefinition<_records_v1_ListOccurrencesResponse, _records_v1_ListOccurrencesResponse__Output>
       ListSamplesRequest: MessageTypeDefinition<_records_v1_ListSamplesRequest, _records_v1_ListSamplesRequest__Output>
@@ -67,6 +85,8 @@ export interface ProtoGrpcType {
       RecordsService: SubtypeConstructor<typeof grpc.Client, _records_v1_RecordsServiceClient> & { service: _records_v1_RecordsServiceDefinition }
       SavedRecord: MessageTypeDefinition<_records_v1_SavedRecord, _records_v1_SavedRecord__Output>
       Submission: MessageTypeDefinition<_records_v1_Submission, _records_v1_Submission__Output>
+      UpdateLocationRequest: MessageTypeDefinition<_records_v1_UpdateLocationRequest, _records_v1_UpdateLocationRequest__Output>
+      UpdateLocationResponse: MessageTypeDefinition<_records_v1_UpdateLocationResponse, _records_v1_UpdateLocationResponse__Output>
       UpdateOccurrenceRequest: MessageTypeDefinition<_records_v1_UpdateOccurrenceRequest, _records_v1_UpdateOccurrenceRequest__Output>
       UpdateOccurrenceResponse: MessageTypeDefinition<_records_v1_UpdateOccurrenceResponse, _records_v1_UpdateOccurrenceResponse__Output>
       UpdateSampleRequest: MessageTypeDefinition<_records_v1_UpdateSampleRequest, _records_v1_UpdateSampleRequest__Output>

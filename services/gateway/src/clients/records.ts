@@ -2,7 +2,11 @@ import { CHANNEL_OPTIONS, callUnary, grpc } from '@rex/grpc';
 import {
   recordsV1,
   type AuthContext,
+  type CreateLocationResponse__Output,
   type CreateOccurrenceResponse__Output,
+  type GetLocationResponse__Output,
+  type ListLocationsResponse__Output,
+  type UpdateLocationResponse__Output,
   type CreateSampleResponse__Output,
   type GetOccurrenceResponse__Output,
   type ListOccurrencesResponse__Output,
@@ -37,6 +41,14 @@ export function createRecordsClient(address: string, deadlineMs: number) {
     updateOccurrence: (auth: AuthContext, id: string, submission: Submission, ifMatch: string[] = []) =>
       call<UpdateOccurrenceResponse__Output>('UpdateOccurrence', { auth, id, submission, ifMatch }),
     deleteOccurrence: (auth: AuthContext, id: string, ifMatch: string[] = []) => call<object>('DeleteOccurrence', { auth, id, ifMatch }),
+    createLocation: (auth: AuthContext, submission: Submission, idempotencyKey = '') =>
+      call<CreateLocationResponse__Output>('CreateLocation', { auth, submission, idempotencyKey }),
+    getLocation: (auth: AuthContext, id: string) => call<GetLocationResponse__Output>('GetLocation', { auth, id }),
+    listLocations: (auth: AuthContext, filters: Record<string, string>, limit: number, offset: number) =>
+      call<ListLocationsResponse__Output>('ListLocations', { auth, filters, limit, offset }),
+    updateLocation: (auth: AuthContext, id: string, submission: Submission, ifMatch: string[] = []) =>
+      call<UpdateLocationResponse__Output>('UpdateLocation', { auth, id, submission, ifMatch }),
+    deleteLocation: (auth: AuthContext, id: string, ifMatch: string[] = []) => call<object>('DeleteLocation', { auth, id, ifMatch }),
     close: () => client.close(),
   };
 }

@@ -62,7 +62,7 @@ export async function refreshLocations(client: PoolClient, ids: string[]): Promi
     'locations',
     ids,
     `SELECT l.id, l.name, l.code, l.website_id, l.location_type_id, l.public, l.centroid_sref, l.centroid_sref_system,
-            NULL::float8, NULL::float8, l.created_by_id, l.created_on, l.updated_on
+            l.centroid_lat, l.centroid_lon, l.created_by_id, l.created_on, l.updated_on
        FROM records.locations l WHERE l.id = ANY($1::bigint[]) AND NOT l.deleted`,
   );
 }

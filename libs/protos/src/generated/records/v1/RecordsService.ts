@@ -2,28 +2,47 @@
 
 import type * as grpc from '@grpc/grpc-js'
 import type { MethodDefinition } from '@grpc/proto-loader'
+import type { CreateLocationRequest as _records_v1_CreateLocationRequest, CreateLocationRequest__Output as _records_v1_CreateLocationRequest__Output } from '../../records/v1/CreateLocationRequest.ts';
+import type { CreateLocationResponse as _records_v1_CreateLocationResponse, CreateLocationResponse__Output as _records_v1_CreateLocationResponse__Output } from '../../records/v1/CreateLocationResponse.ts';
 import type { CreateOccurrenceRequest as _records_v1_CreateOccurrenceRequest, CreateOccurrenceRequest__Output as _records_v1_CreateOccurrenceRequest__Output } from '../../records/v1/CreateOccurrenceRequest.ts';
 import type { CreateOccurrenceResponse as _records_v1_CreateOccurrenceResponse, CreateOccurrenceResponse__Output as _records_v1_CreateOccurrenceResponse__Output } from '../../records/v1/CreateOccurrenceResponse.ts';
 import type { CreateSampleRequest as _records_v1_CreateSampleRequest, CreateSampleRequest__Output as _records_v1_CreateSampleRequest__Output } from '../../records/v1/CreateSampleRequest.ts';
 import type { CreateSampleResponse as _records_v1_CreateSampleResponse, CreateSampleResponse__Output as _records_v1_CreateSampleResponse__Output } from '../../records/v1/CreateSampleResponse.ts';
+import type { DeleteLocationRequest as _records_v1_DeleteLocationRequest, DeleteLocationRequest__Output as _records_v1_DeleteLocationRequest__Output } from '../../records/v1/DeleteLocationRequest.ts';
+import type { DeleteLocationResponse as _records_v1_DeleteLocationResponse, DeleteLocationResponse__Output as _records_v1_DeleteLocationResponse__Output } from '../../records/v1/DeleteLocationResponse.ts';
 import type { DeleteOccurrenceRequest as _records_v1_DeleteOccurrenceRequest, DeleteOccurrenceRequest__Output as _records_v1_DeleteOccurrenceRequest__Output } from '../../records/v1/DeleteOccurrenceRequest.ts';
 import type { DeleteOccurrenceResponse as _records_v1_DeleteOccurrenceResponse, DeleteOccurrenceResponse__Output as _records_v1_DeleteOccurrenceResponse__Output } from '../../records/v1/DeleteOccurrenceResponse.ts';
 import type { DeleteSampleRequest as _records_v1_DeleteSampleRequest, DeleteSampleRequest__Output as _records_v1_DeleteSampleRequest__Output } from '../../records/v1/DeleteSampleRequest.ts';
 import type { DeleteSampleResponse as _records_v1_DeleteSampleResponse, DeleteSampleResponse__Output as _records_v1_DeleteSampleResponse__Output } from '../../records/v1/DeleteSampleResponse.ts';
+import type { GetLocationRequest as _records_v1_GetLocationRequest, GetLocationRequest__Output as _records_v1_GetLocationRequest__Output } from '../../records/v1/GetLocationRequest.ts';
+import type { GetLocationResponse as _records_v1_GetLocationResponse, GetLocationResponse__Output as _records_v1_GetLocationResponse__Output } from '../../records/v1/GetLocationResponse.ts';
 import type { GetOccurrenceRequest as _records_v1_GetOccurrenceRequest, GetOccurrenceRequest__Output as _records_v1_GetOccurrenceRequest__Output } from '../../records/v1/GetOccurrenceRequest.ts';
 import type { GetOccurrenceResponse as _records_v1_GetOccurrenceResponse, GetOccurrenceResponse__Output as _records_v1_GetOccurrenceResponse__Output } from '../../records/v1/GetOccurrenceResponse.ts';
 import type { GetSampleRequest as _records_v1_GetSampleRequest, GetSampleRequest__Output as _records_v1_GetSampleRequest__Output } from '../../records/v1/GetSampleRequest.ts';
 import type { GetSampleResponse as _records_v1_GetSampleResponse, GetSampleResponse__Output as _records_v1_GetSampleResponse__Output } from '../../records/v1/GetSampleResponse.ts';
+import type { ListLocationsRequest as _records_v1_ListLocationsRequest, ListLocationsRequest__Output as _records_v1_ListLocationsRequest__Output } from '../../records/v1/ListLocationsRequest.ts';
+import type { ListLocationsResponse as _records_v1_ListLocationsResponse, ListLocationsResponse__Output as _records_v1_ListLocationsResponse__Output } from '../../records/v1/ListLocationsResponse.ts';
 import type { ListOccurrencesRequest as _records_v1_ListOccurrencesRequest, ListOccurrencesRequest__Output as _records_v1_ListOccurrencesRequest__Output } from '../../records/v1/ListOccurrencesRequest.ts';
 import type { ListOccurrencesResponse as _records_v1_ListOccurrencesResponse, ListOccurrencesResponse__Output as _records_v1_ListOccurrencesResponse__Output } from '../../records/v1/ListOccurrencesResponse.ts';
 import type { ListSamplesRequest as _records_v1_ListSamplesRequest, ListSamplesRequest__Output as _records_v1_ListSamplesRequest__Output } from '../../records/v1/ListSamplesRequest.ts';
 import type { ListSamplesResponse as _records_v1_ListSamplesResponse, ListSamplesResponse__Output as _records_v1_ListSamplesResponse__Output } from '../../records/v1/ListSamplesResponse.ts';
+import type { UpdateLocationRequest as _records_v1_UpdateLocationRequest, UpdateLocationRequest__Output as _records_v1_UpdateLocationRequest__Output } from '../../records/v1/UpdateLocationRequest.ts';
+import type { UpdateLocationResponse as _records_v1_UpdateLocationResponse, UpdateLocationResponse__Output as _records_v1_UpdateLocationResponse__Output } from '../../records/v1/UpdateLocationResponse.ts';
 import type { UpdateOccurrenceRequest as _records_v1_UpdateOccurrenceRequest, UpdateOccurrenceRequest__Output as _records_v1_UpdateOccurrenceRequest__Output } from '../../records/v1/UpdateOccurrenceRequest.ts';
 import type { UpdateOccurrenceResponse as _records_v1_UpdateOccurrenceResponse, UpdateOccurrenceResponse__Output as _records_v1_UpdateOccurrenceResponse__Output } from '../../records/v1/UpdateOccurrenceResponse.ts';
 import type { UpdateSampleRequest as _records_v1_UpdateSampleRequest, UpdateSampleRequest__Output as _records_v1_UpdateSampleRequest__Output } from '../../records/v1/UpdateSampleRequest.ts';
 import type { UpdateSampleResponse as _records_v1_UpdateSampleResponse, UpdateSampleResponse__Output as _records_v1_UpdateSampleResponse__Output } from '../../records/v1/UpdateSampleResponse.ts';
 
 export interface RecordsServiceClient extends grpc.Client {
+  CreateLocation(argument: _records_v1_CreateLocationRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_CreateLocationResponse__Output>): grpc.ClientUnaryCall;
+  CreateLocation(argument: _records_v1_CreateLocationRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_records_v1_CreateLocationResponse__Output>): grpc.ClientUnaryCall;
+  CreateLocation(argument: _records_v1_CreateLocationRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_CreateLocationResponse__Output>): grpc.ClientUnaryCall;
+  CreateLocation(argument: _records_v1_CreateLocationRequest, callback: grpc.requestCallback<_records_v1_CreateLocationResponse__Output>): grpc.ClientUnaryCall;
+  createLocation(argument: _records_v1_CreateLocationRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_CreateLocationResponse__Output>): grpc.ClientUnaryCall;
+  createLocation(argument: _records_v1_CreateLocationRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_records_v1_CreateLocationResponse__Output>): grpc.ClientUnaryCall;
+  createLocation(argument: _records_v1_CreateLocationRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_CreateLocationResponse__Output>): grpc.ClientUnaryCall;
+  createLocation(argument: _records_v1_CreateLocationRequest, callback: grpc.requestCallback<_records_v1_CreateLocationResponse__Output>): grpc.ClientUnaryCall;
+  
   CreateOccurrence(argument: _records_v1_CreateOccurrenceRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_CreateOccurrenceResponse__Output>): grpc.ClientUnaryCall;
   CreateOccurrence(argument: _records_v1_CreateOccurrenceRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_records_v1_CreateOccurrenceResponse__Output>): grpc.ClientUnaryCall;
   CreateOccurrence(argument: _records_v1_CreateOccurrenceRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_CreateOccurrenceResponse__Output>): grpc.ClientUnaryCall;
@@ -41,6 +60,15 @@ export interface RecordsServiceClient extends grpc.Client {
   createSample(argument: _records_v1_CreateSampleRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_records_v1_CreateSampleResponse__Output>): grpc.ClientUnaryCall;
   createSample(argument: _records_v1_CreateSampleRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_CreateSampleResponse__Output>): grpc.ClientUnaryCall;
   createSample(argument: _records_v1_CreateSampleRequest, callback: grpc.requestCallback<_records_v1_CreateSampleResponse__Output>): grpc.ClientUnaryCall;
+  
+  DeleteLocation(argument: _records_v1_DeleteLocationRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_DeleteLocationResponse__Output>): grpc.ClientUnaryCall;
+  DeleteLocation(argument: _records_v1_DeleteLocationRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_records_v1_DeleteLocationResponse__Output>): grpc.ClientUnaryCall;
+  DeleteLocation(argument: _records_v1_DeleteLocationRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_DeleteLocationResponse__Output>): grpc.ClientUnaryCall;
+  DeleteLocation(argument: _records_v1_DeleteLocationRequest, callback: grpc.requestCallback<_records_v1_DeleteLocationResponse__Output>): grpc.ClientUnaryCall;
+  deleteLocation(argument: _records_v1_DeleteLocationRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_DeleteLocationResponse__Output>): grpc.ClientUnaryCall;
+  deleteLocation(argument: _records_v1_DeleteLocationRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_records_v1_DeleteLocationResponse__Output>): grpc.ClientUnaryCall;
+  deleteLocation(argument: _records_v1_DeleteLocationRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_DeleteLocationResponse__Output>): grpc.ClientUnaryCall;
+  deleteLocation(argument: _records_v1_DeleteLocationRequest, callback: grpc.requestCallback<_records_v1_DeleteLocationResponse__Output>): grpc.ClientUnaryCall;
   
   DeleteOccurrence(argument: _records_v1_DeleteOccurrenceRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_DeleteOccurrenceResponse__Output>): grpc.ClientUnaryCall;
   DeleteOccurrence(argument: _records_v1_DeleteOccurrenceRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_records_v1_DeleteOccurrenceResponse__Output>): grpc.ClientUnaryCall;
@@ -60,6 +88,15 @@ export interface RecordsServiceClient extends grpc.Client {
   deleteSample(argument: _records_v1_DeleteSampleRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_DeleteSampleResponse__Output>): grpc.ClientUnaryCall;
   deleteSample(argument: _records_v1_DeleteSampleRequest, callback: grpc.requestCallback<_records_v1_DeleteSampleResponse__Output>): grpc.ClientUnaryCall;
   
+  GetLocation(argument: _records_v1_GetLocationRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_GetLocationResponse__Output>): grpc.ClientUnaryCall;
+  GetLocation(argument: _records_v1_GetLocationRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_records_v1_GetLocationResponse__Output>): grpc.ClientUnaryCall;
+  GetLocation(argument: _records_v1_GetLocationRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_GetLocationResponse__Output>): grpc.ClientUnaryCall;
+  GetLocation(argument: _records_v1_GetLocationRequest, callback: grpc.requestCallback<_records_v1_GetLocationResponse__Output>): grpc.ClientUnaryCall;
+  getLocation(argument: _records_v1_GetLocationRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_GetLocationResponse__Output>): grpc.ClientUnaryCall;
+  getLocation(argument: _records_v1_GetLocationRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_records_v1_GetLocationResponse__Output>): grpc.ClientUnaryCall;
+  getLocation(argument: _records_v1_GetLocationRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_GetLocationResponse__Output>): grpc.ClientUnaryCall;
+  getLocation(argument: _records_v1_GetLocationRequest, callback: grpc.requestCallback<_records_v1_GetLocationResponse__Output>): grpc.ClientUnaryCall;
+  
   GetOccurrence(argument: _records_v1_GetOccurrenceRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_GetOccurrenceResponse__Output>): grpc.ClientUnaryCall;
   GetOccurrence(argument: _records_v1_GetOccurrenceRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_records_v1_GetOccurrenceResponse__Output>): grpc.ClientUnaryCall;
   GetOccurrence(argument: _records_v1_GetOccurrenceRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_GetOccurrenceResponse__Output>): grpc.ClientUnaryCall;
@@ -78,6 +115,15 @@ export interface RecordsServiceClient extends grpc.Client {
   getSample(argument: _records_v1_GetSampleRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_GetSampleResponse__Output>): grpc.ClientUnaryCall;
   getSample(argument: _records_v1_GetSampleRequest, callback: grpc.requestCallback<_records_v1_GetSampleResponse__Output>): grpc.ClientUnaryCall;
   
+  ListLocations(argument: _records_v1_ListLocationsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_ListLocationsResponse__Output>): grpc.ClientUnaryCall;
+  ListLocations(argument: _records_v1_ListLocationsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_records_v1_ListLocationsResponse__Output>): grpc.ClientUnaryCall;
+  ListLocations(argument: _records_v1_ListLocationsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_ListLocationsResponse__Output>): grpc.ClientUnaryCall;
+  ListLocations(argument: _records_v1_ListLocationsRequest, callback: grpc.requestCallback<_records_v1_ListLocationsResponse__Output>): grpc.ClientUnaryCall;
+  listLocations(argument: _records_v1_ListLocationsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_ListLocationsResponse__Output>): grpc.ClientUnaryCall;
+  listLocations(argument: _records_v1_ListLocationsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_records_v1_ListLocationsResponse__Output>): grpc.ClientUnaryCall;
+  listLocations(argument: _records_v1_ListLocationsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_ListLocationsResponse__Output>): grpc.ClientUnaryCall;
+  listLocations(argument: _records_v1_ListLocationsRequest, callback: grpc.requestCallback<_records_v1_ListLocationsResponse__Output>): grpc.ClientUnaryCall;
+  
   ListOccurrences(argument: _records_v1_ListOccurrencesRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_ListOccurrencesResponse__Output>): grpc.ClientUnaryCall;
   ListOccurrences(argument: _records_v1_ListOccurrencesRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_records_v1_ListOccurrencesResponse__Output>): grpc.ClientUnaryCall;
   ListOccurrences(argument: _records_v1_ListOccurrencesRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_ListOccurrencesResponse__Output>): grpc.ClientUnaryCall;
@@ -95,6 +141,15 @@ export interface RecordsServiceClient extends grpc.Client {
   listSamples(argument: _records_v1_ListSamplesRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_records_v1_ListSamplesResponse__Output>): grpc.ClientUnaryCall;
   listSamples(argument: _records_v1_ListSamplesRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_ListSamplesResponse__Output>): grpc.ClientUnaryCall;
   listSamples(argument: _records_v1_ListSamplesRequest, callback: grpc.requestCallback<_records_v1_ListSamplesResponse__Output>): grpc.ClientUnaryCall;
+  
+  UpdateLocation(argument: _records_v1_UpdateLocationRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_UpdateLocationResponse__Output>): grpc.ClientUnaryCall;
+  UpdateLocation(argument: _records_v1_UpdateLocationRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_records_v1_UpdateLocationResponse__Output>): grpc.ClientUnaryCall;
+  UpdateLocation(argument: _records_v1_UpdateLocationRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_UpdateLocationResponse__Output>): grpc.ClientUnaryCall;
+  UpdateLocation(argument: _records_v1_UpdateLocationRequest, callback: grpc.requestCallback<_records_v1_UpdateLocationResponse__Output>): grpc.ClientUnaryCall;
+  updateLocation(argument: _records_v1_UpdateLocationRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_UpdateLocationResponse__Output>): grpc.ClientUnaryCall;
+  updateLocation(argument: _records_v1_UpdateLocationRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_records_v1_UpdateLocationResponse__Output>): grpc.ClientUnaryCall;
+  updateLocation(argument: _records_v1_UpdateLocationRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_UpdateLocationResponse__Output>): grpc.ClientUnaryCall;
+  updateLocation(argument: _records_v1_UpdateLocationRequest, callback: grpc.requestCallback<_records_v1_UpdateLocationResponse__Output>): grpc.ClientUnaryCall;
   
   UpdateOccurrence(argument: _records_v1_UpdateOccurrenceRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_UpdateOccurrenceResponse__Output>): grpc.ClientUnaryCall;
   UpdateOccurrence(argument: _records_v1_UpdateOccurrenceRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_records_v1_UpdateOccurrenceResponse__Output>): grpc.ClientUnaryCall;
@@ -117,21 +172,31 @@ export interface RecordsServiceClient extends grpc.Client {
 }
 
 export interface RecordsServiceHandlers extends grpc.UntypedServiceImplementation {
+  CreateLocation: grpc.handleUnaryCall<_records_v1_CreateLocationRequest__Output, _records_v1_CreateLocationResponse>;
+  
   CreateOccurrence: grpc.handleUnaryCall<_records_v1_CreateOccurrenceRequest__Output, _records_v1_CreateOccurrenceResponse>;
   
   CreateSample: grpc.handleUnaryCall<_records_v1_CreateSampleRequest__Output, _records_v1_CreateSampleResponse>;
+  
+  DeleteLocation: grpc.handleUnaryCall<_records_v1_DeleteLocationRequest__Output, _records_v1_DeleteLocationResponse>;
   
   DeleteOccurrence: grpc.handleUnaryCall<_records_v1_DeleteOccurrenceRequest__Output, _records_v1_DeleteOccurrenceResponse>;
   
   DeleteSample: grpc.handleUnaryCall<_records_v1_DeleteSampleRequest__Output, _records_v1_DeleteSampleResponse>;
   
+  GetLocation: grpc.handleUnaryCall<_records_v1_GetLocationRequest__Output, _records_v1_GetLocationResponse>;
+  
   GetOccurrence: grpc.handleUnaryCall<_records_v1_GetOccurrenceRequest__Output, _records_v1_GetOccurrenceResponse>;
   
   GetSample: grpc.handleUnaryCall<_records_v1_GetSampleRequest__Output, _records_v1_GetSampleResponse>;
   
+  ListLocations: grpc.handleUnaryCall<_records_v1_ListLocationsRequest__Output, _records_v1_ListLocationsResponse>;
+  
   ListOccurrences: grpc.handleUnaryCall<_records_v1_ListOccurrencesRequest__Output, _records_v1_ListOccurrencesResponse>;
   
   ListSamples: grpc.handleUnaryCall<_records_v1_ListSamplesRequest__Output, _records_v1_ListSamplesResponse>;
+  
+  UpdateLocation: grpc.handleUnaryCall<_records_v1_UpdateLocationRequest__Output, _records_v1_UpdateLocationResponse>;
   
   UpdateOccurrence: grpc.handleUnaryCall<_records_v1_UpdateOccurrenceRequest__Output, _records_v1_UpdateOccurrenceResponse>;
   
@@ -140,14 +205,19 @@ export interface RecordsServiceHandlers extends grpc.UntypedServiceImplementatio
 }
 
 export interface RecordsServiceDefinition extends grpc.ServiceDefinition {
+  CreateLocation: MethodDefinition<_records_v1_CreateLocationRequest, _records_v1_CreateLocationResponse, _records_v1_CreateLocationRequest__Output, _records_v1_CreateLocationResponse__Output>
   CreateOccurrence: MethodDefinition<_records_v1_CreateOccurrenceRequest, _records_v1_CreateOccurrenceResponse, _records_v1_CreateOccurrenceRequest__Output, _records_v1_CreateOccurrenceResponse__Output>
   CreateSample: MethodDefinition<_records_v1_CreateSampleRequest, _records_v1_CreateSampleResponse, _records_v1_CreateSampleRequest__Output, _records_v1_CreateSampleResponse__Output>
+  DeleteLocation: MethodDefinition<_records_v1_DeleteLocationRequest, _records_v1_DeleteLocationResponse, _records_v1_DeleteLocationRequest__Output, _records_v1_DeleteLocationResponse__Output>
   DeleteOccurrence: MethodDefinition<_records_v1_DeleteOccurrenceRequest, _records_v1_DeleteOccurrenceResponse, _records_v1_DeleteOccurrenceRequest__Output, _records_v1_DeleteOccurrenceResponse__Output>
   DeleteSample: MethodDefinition<_records_v1_DeleteSampleRequest, _records_v1_DeleteSampleResponse, _records_v1_DeleteSampleRequest__Output, _records_v1_DeleteSampleResponse__Output>
+  GetLocation: MethodDefinition<_records_v1_GetLocationRequest, _records_v1_GetLocationResponse, _records_v1_GetLocationRequest__Output, _records_v1_GetLocationResponse__Output>
   GetOccurrence: MethodDefinition<_records_v1_GetOccurrenceRequest, _records_v1_GetOccurrenceResponse, _records_v1_GetOccurrenceRequest__Output, _records_v1_GetOccurrenceResponse__Output>
   GetSample: MethodDefinition<_records_v1_GetSampleRequest, _records_v1_GetSampleResponse, _records_v1_GetSampleRequest__Output, _records_v1_GetSampleResponse__Output>
+  ListLocations: MethodDefinition<_records_v1_ListLocationsRequest, _records_v1_ListLocationsResponse, _records_v1_ListLocationsRequest__Output, _records_v1_ListLocationsResponse__Output>
   ListOccurrences: MethodDefinition<_records_v1_ListOccurrencesRequest, _records_v1_ListOccurrencesResponse, _records_v1_ListOccurrencesRequest__Output, _records_v1_ListOccurrencesResponse__Output>
   ListSamples: MethodDefinition<_records_v1_ListSamplesRequest, _records_v1_ListSamplesResponse, _records_v1_ListSamplesRequest__Output, _records_v1_ListSamplesResponse__Output>
+  UpdateLocation: MethodDefinition<_records_v1_UpdateLocationRequest, _records_v1_UpdateLocationResponse, _records_v1_UpdateLocationRequest__Output, _records_v1_UpdateLocationResponse__Output>
   UpdateOccurrence: MethodDefinition<_records_v1_UpdateOccurrenceRequest, _records_v1_UpdateOccurrenceResponse, _records_v1_UpdateOccurrenceRequest__Output, _records_v1_UpdateOccurrenceResponse__Output>
   UpdateSample: MethodDefinition<_records_v1_UpdateSampleRequest, _records_v1_UpdateSampleResponse, _records_v1_UpdateSampleRequest__Output, _records_v1_UpdateSampleResponse__Output>
 }

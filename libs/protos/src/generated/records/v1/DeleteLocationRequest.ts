@@ -1,0 +1,16 @@
+// Original file: records/v1/records_service.proto
+
+import type { AuthContext as _common_v1_AuthContext, AuthContext__Output as _common_v1_AuthContext__Output } from '../../common/v1/AuthContext.ts';
+import type { Long } from '@grpc/proto-loader';
+
+export interface DeleteLocationRequest {
+  'auth'?: (_common_v1_AuthContext | null);
+  'id'?: (number | string | Long);
+  'ifMatch'?: (string)[];
+}
+
+export interface DeleteLocationRequest__Output {
+  'auth': (_common_v1_AuthContext__Output | null);
+  'id': (string);
+  'ifMatch': (string)[];
+}

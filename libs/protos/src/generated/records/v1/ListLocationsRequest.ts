@@ -1,0 +1,17 @@
+// Original file: records/v1/records_service.proto
+
+import type { AuthContext as _common_v1_AuthContext, AuthContext__Output as _common_v1_AuthContext__Output } from '../../common/v1/AuthContext.ts';
+
+export interface ListLocationsRequest {
+  'auth'?: (_common_v1_AuthContext | null);
+  'filters'?: ({[key: string]: string});
+  'limit'?: (number);
+  'offset'?: (number);
+}
+
+export interface ListLocationsRequest__Output {
+  'auth': (_common_v1_AuthContext__Output | null);
+  'filters': ({[key: string]: string});
+  'limit': (number);
+  'offset': (number);
+}

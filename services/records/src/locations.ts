@@ -1,0 +1,118 @@
+import { withTransaction, type Pool } from '@rex/db';
+import { badRequest, conflict, forbidden, invalid, notFound } from '@rex/grpc';
+import type { AuthContext__Output, SavedRecord, Submission__Output } from '@rex/protos';
+import type { Errors } from './domain/fields.ts';
+import { planLocation } from './domain/locations.ts';
+import { parseInteger, text, type Value } from './domain/values.ts';
+import { LOCATION_FILTERS, findLocation, insertLocation, listLocations, type LocationRow } from './db/locations-repo.ts';
+import { findIdempotentSubmission, writeOutbox, type IdempotentSubmission } from './db/samples-repo.ts';
+import { updateRow } from './db/sql.ts';
+import { NOT_A_USER, caller, checkVersion, isUniqueViolation, requestHash, stamp, toTree, type Caller } from './samples.ts';
+
+function rowValues(row: LocationRow): Record<string, Value> {
+  const values: Record<string, Value> = {};
+  for (const [key, value] of Object.entries(row)) if (key !== 'version' && key !== 'website_id') values[key] = value === null ? null : String(value);
+  return values;
+}
+
+function replay(earlier: IdempotentSubmission, hash: string): SavedRecord {
+  const saved = earlier.saved as { tree: { locations?: string[] }; stamp: string; version: string };
+  if (earlier.requestHash !== hash || !saved.tree.locations?.length) throw conflict('The Idempotency-Key was already used for a different submission.');
+  return { entity: 'location', values: stamp(saved.tree.locations[0], saved.stamp), version: saved.version, replayed: true };
+}
+
+/** Locations: the caller's own to change; the caller's own and public ones to read. */
+export function createLocations(db: Pool) {
+  function checkReadable(row: LocationRow | undefined, who: Caller) {
+    if (!row || row.deleted === 't') throw notFound();
+    if (row.public === 't') return;
+    if (row.website_id !== who.websiteId) throw notFound();
+    if (!who.userId) throw forbidden(NOT_A_USER);
+    if (row.created_by_id !== who.userId) throw forbidden('Resource belongs to a different user account.');
+  }
+
+  function checkOwner(row: LocationRow | undefined, who: Caller, action: string) {
+    if (!row || row.deleted === 't' || row.website_id !== who.websiteId) throw notFound();
+    if (!who.userId) throw badRequest(`Cannot ${action} without user authentication.`);
+    if (row.created_by_id !== who.userId) throw forbidden('Resource belongs to a different user account.');
+  }
+
+  return {
+    async create(auth: AuthContext__Output | null, submission: Submission__Output | null, idempotencyKey = ''): Promise<SavedRecord> {
+      const who = caller(auth);
+      if (!who.userId) throw badRequest('Cannot POST without user authentication.');
+      const hash = requestHash(submission);
+      if (idempotencyKey) {
+        const earlier = await findIdempotentSubmission(db, who.websiteId, who.userId, idempotencyKey);
+        if (earlier) return replay(earlier, hash);
+      }
+      const tree = toTree(submission);
+      const errors: Errors = {};
+      if (text(tree.values, 'id') !== undefined) errors['location:id'] = 'Cannot POST with id to update, use PUT instead.';
+      const columns = planLocation(tree.values, undefined, errors);
+      if (tree.media.length) errors['location_medium:queued'] = `Requested file does not exist in the queue: ${text(tree.media[0].values, 'queued') ?? ''}`;
+      if (Object.keys(errors).length) throw invalid(errors);
+      try {
+        const row = await insertLocation(db, columns, { websiteId: who.websiteId, userId: who.userId }, idempotencyKey ? { key: idempotencyKey, requestHash: hash } : undefined);
+        return { entity: 'location', values: stamp(row.id, row.created_on, row.updated_on), version: row.version };
+      } catch (error) {
+        if (idempotencyKey && isUniqueViolation(error, 'idempotency_keys_pkey')) {
+          const earlier = await findIdempotentSubmission(db, who.websiteId, who.userId, idempotencyKey);
+          if (earlier) return replay(earlier, hash);
+        }
+        throw error;
+      }
+    },
+
+    async get(auth: AuthContext__Output | null, id: string) {
+      const who = caller(auth);
+      const row = await findLocation(db, id);
+      checkReadable(row, who);
+      return { values: rowValues(row!), version: row!.version };
+    },
+
+    async list(auth: AuthContext__Output | null, filters: Record<string, string>, limit: number, offset: number) {
+      const who = caller(auth);
+      if (!who.userId) throw forbidden(NOT_A_USER);
+      const errors: Errors = {};
+      for (const [field, value] of Object.entries(filters)) {
+        if (LOCATION_FILTERS[field] === 'integer' && parseInteger(value) === undefined) errors[`location:${field}`] = `Invalid filter on numeric field ${field}`;
+      }
+      if (Object.keys(errors).length) throw invalid(errors);
+      const known = Object.fromEntries(Object.entries(filters).filter(([field]) => field in LOCATION_FILTERS));
+      const rows = await listLocations(db, { userId: who.userId, websiteId: who.websiteId, filters: known, limit, offset });
+      return { locations: rows.slice(0, limit).map(rowValues), more: rows.length > limit };
+    },
+
+    async update(auth: AuthContext__Output | null, id: string, submission: Submission__Output | null, ifMatch: string[] = []): Promise<SavedRecord> {
+      const who = caller(auth);
+      const tree = toTree(submission);
+      const givenId = text(tree.values, 'id');
+      if (givenId !== undefined && givenId !== id) throw invalid({ 'location:id': 'Provided id does not match URI' });
+      return withTransaction(db, async (client) => {
+        const stored = await findLocation(client, id, true);
+        checkOwner(stored, who, 'PUT');
+        checkVersion(stored!.version, ifMatch);
+        const errors: Errors = {};
+        const columns = planLocation(tree.values, stored, errors);
+        if (Object.keys(errors).length) throw invalid(errors);
+        const row = await updateRow(client, 'records.locations', id, { ...columns, updated_by_id: who.userId });
+        await writeOutbox(client, [{ entity: 'location', entityId: id, operation: 'update', websiteId: who.websiteId, surveyId: null, userId: who.userId }]);
+        return { entity: 'location', values: stamp(row.id, row.created_on, row.updated_on), version: row.version };
+      });
+    },
+
+    async remove(auth: AuthContext__Output | null, id: string, ifMatch: string[] = []): Promise<void> {
+      const who = caller(auth);
+      await withTransaction(db, async (client) => {
+        const stored = await findLocation(client, id, true);
+        checkOwner(stored, who, 'DELETE');
+        checkVersion(stored!.version, ifMatch);
+        await client.query('UPDATE records.locations SET deleted = true, updated_on = now(), updated_by_id = $2 WHERE id = $1', [id, who.userId]);
+        await writeOutbox(client, [{ entity: 'location', entityId: id, operation: 'delete', websiteId: who.websiteId, surveyId: null, userId: who.userId }]);
+      });
+    },
+  };
+}
+
+export type Locations = ReturnType<typeof createLocations>;
