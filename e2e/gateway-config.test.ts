@@ -200,6 +200,9 @@ describe('the self-describing page and OpenAPI', () => {
       '/reports/{path}',
       '/samples',
       '/samples/{id}',
+      '/surveys',
+      '/surveys/{id}',
+      '/surveys/{id}/attributes',
       '/taxon-observations',
       '/taxon-observations/{id}',
     ]);

@@ -13,6 +13,7 @@ export const services = (): string => `${inject('gatewayUrl')}/index.php/service
 export const OTHER_USER = 3;
 export const NO_ROLE_USER = 5;
 export const BANNED_USER = 6;
+export const EDITOR_USER = 8;
 export const SECOND_WEBSITE = { id: 2, url: 'http://second.rex.local', userId: 4, surveyId: 2 };
 export const REQUIRED_ATTRIBUTE = { id: 3, surveyId: 3 };
 
@@ -53,6 +54,7 @@ export async function setUpWorld(): Promise<void> {
           { id: SECOND_WEBSITE.userId, username: 'second', websites: [{ website_id: SECOND_WEBSITE.id, role: 'user' }] },
           { id: NO_ROLE_USER, username: 'norole' },
           { id: BANNED_USER, username: 'banned', websites: [{ website_id: DEMO.websiteId, role: 'user', banned: true }] },
+          { id: EDITOR_USER, username: 'editor', websites: [{ website_id: DEMO.websiteId, role: 'editor' }] },
           {
             id: DEMO.userId,
             username: 'demo',

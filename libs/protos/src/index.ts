@@ -67,3 +67,13 @@ export type { UpdateLocationRequest__Output } from './generated/records/v1/Updat
 export type { UpdateLocationResponse, UpdateLocationResponse__Output } from './generated/records/v1/UpdateLocationResponse.ts';
 export type { DeleteLocationRequest__Output } from './generated/records/v1/DeleteLocationRequest.ts';
 export type { DeleteLocationResponse } from './generated/records/v1/DeleteLocationResponse.ts';
+export type { ListSurveysRequest__Output } from './generated/records/v1/ListSurveysRequest.ts';
+export type { GetSurveyRequest__Output } from './generated/records/v1/GetSurveyRequest.ts';
+export type { CreateSurveyRequest__Output } from './generated/records/v1/CreateSurveyRequest.ts';
+export type { UpdateSurveyRequest__Output } from './generated/records/v1/UpdateSurveyRequest.ts';
+export type { AddSurveyAttributeRequest__Output } from './generated/records/v1/AddSurveyAttributeRequest.ts';
+export type { ListSurveysResponse, ListSurveysResponse__Output } from './generated/records/v1/ListSurveysResponse.ts';
+export type { GetSurveyResponse, GetSurveyResponse__Output } from './generated/records/v1/GetSurveyResponse.ts';
+export type { CreateSurveyResponse, CreateSurveyResponse__Output } from './generated/records/v1/CreateSurveyResponse.ts';
+export type { UpdateSurveyResponse, UpdateSurveyResponse__Output } from './generated/records/v1/UpdateSurveyResponse.ts';
+export type { AddSurveyAttributeResponse, AddSurveyAttributeResponse__Output } from './generated/records/v1/AddSurveyAttributeResponse.ts';

@@ -6,6 +6,8 @@ const CHILDREN: Record<string, Record<string, string>> = {
   sample: { samples: 'sample', occurrences: 'occurrence', media: 'sample_medium' },
   occurrence: { media: 'occurrence_medium' },
   location: { media: 'location_medium' },
+  survey: {},
+  attribute: {},
 };
 
 /** Where each entity's records live, for hrefs. */
@@ -16,6 +18,7 @@ export const RESOURCE_OF: Record<string, string> = {
   sample_medium: 'sample_media',
   occurrence_medium: 'occurrence_media',
   location_medium: 'location_media',
+  survey: 'surveys',
 };
 
 function fieldValue(entity: string, key: string, value: unknown): FieldValue {

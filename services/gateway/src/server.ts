@@ -14,6 +14,7 @@ import { createSearchClient } from './clients/search.ts';
 import { exchangeRoutes } from './routes/exchange.ts';
 import { reportRoutes } from './routes/reports.ts';
 import { locationRoutes } from './routes/locations.ts';
+import { surveyRoutes } from './routes/surveys.ts';
 import { occurrenceRoutes } from './routes/occurrences.ts';
 import { sampleRoutes } from './routes/samples.ts';
 import { searchRoutes } from './routes/search.ts';
@@ -60,6 +61,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger, restCo
       ...sampleRoutes(records),
       ...occurrenceRoutes(records),
       ...locationRoutes(records),
+      ...surveyRoutes(records),
       ...reportRoutes(reports),
       ...exchangeRoutes(reports, restConfig.user_id ?? ''),
       ...searchRoutes(restConfig, search),

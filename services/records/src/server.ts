@@ -11,6 +11,8 @@ import { occurrenceHandlers } from './handlers/occurrences.ts';
 import { createOccurrences } from './occurrences.ts';
 import { locationHandlers } from './handlers/locations.ts';
 import { createLocations } from './locations.ts';
+import { surveyHandlers } from './handlers/surveys.ts';
+import { createSurveys } from './surveys.ts';
 
 export const SERVICE_NAME = 'records.v1.RecordsService';
 
@@ -34,6 +36,7 @@ export async function startRecordsServer(config: RecordsConfig, logger: Logger):
           ...sampleHandlers(createSamples(pool, reference), logger),
           ...occurrenceHandlers(createOccurrences(pool, reference), logger),
           ...locationHandlers(createLocations(pool), logger),
+          ...surveyHandlers(createSurveys(pool, reference), logger),
         },
       },
     ],

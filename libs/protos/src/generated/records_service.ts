@@ -5,12 +5,16 @@ import type { AuthContext as _common_v1_AuthContext, AuthContext__Output as _com
 import type { ClientConnection as _common_v1_ClientConnection, ClientConnection__Output as _common_v1_ClientConnection__Output } from './common/v1/ClientConnection.ts';
 import type { FieldValue as _common_v1_FieldValue, FieldValue__Output as _common_v1_FieldValue__Output } from './common/v1/FieldValue.ts';
 import type { TextList as _common_v1_TextList, TextList__Output as _common_v1_TextList__Output } from './common/v1/TextList.ts';
+import type { AddSurveyAttributeRequest as _records_v1_AddSurveyAttributeRequest, AddSurveyAttributeRequest__Output as _records_v1_AddSurveyAttributeRequest__Output } from './records/v1/AddSurveyAttributeRequest.ts';
+import type { AddSurveyAttributeResponse as _records_v1_AddSurveyAttributeResponse, AddSurveyAttributeResponse__Output as _records_v1_AddSurveyAttributeResponse__Output } from './records/v1/AddSurveyAttributeResponse.ts';
 import type { CreateLocationRequest as _records_v1_CreateLocationRequest, CreateLocationRequest__Output as _records_v1_CreateLocationRequest__Output } from './records/v1/CreateLocationRequest.ts';
 import type { CreateLocationResponse as _records_v1_CreateLocationResponse, CreateLocationResponse__Output as _records_v1_CreateLocationResponse__Output } from './records/v1/CreateLocationResponse.ts';
 import type { CreateOccurrenceRequest as _records_v1_CreateOccurrenceRequest, CreateOccurrenceRequest__Output as _records_v1_CreateOccurrenceRequest__Output } from './records/v1/CreateOccurrenceRequest.ts';
 import type { CreateOccurrenceResponse as _records_v1_CreateOccurrenceResponse, CreateOccurrenceResponse__Output as _records_v1_CreateOccurrenceResponse__Output } from './records/v1/CreateOccurrenceResponse.ts';
 import type { CreateSampleRequest as _records_v1_CreateSampleRequest, CreateSampleRequest__Output as _records_v1_CreateSampleRequest__Output } from './records/v1/CreateSampleRequest.ts';
 import type { CreateSampleResponse as _records_v1_CreateSampleResponse, CreateSampleResponse__Output as _records_v1_CreateSampleResponse__Output } from './records/v1/CreateSampleResponse.ts';
+import type { CreateSurveyRequest as _records_v1_CreateSurveyRequest, CreateSurveyRequest__Output as _records_v1_CreateSurveyRequest__Output } from './records/v1/CreateSurveyRequest.ts';
+import type { CreateSurveyResponse as _records_v1_CreateSurveyResponse, CreateSurveyResponse__Output as _records_v1_CreateSurveyResponse__Output } from './records/v1/CreateSurveyResponse.ts';
 import type { DeleteLocationRequest as _records_v1_DeleteLocationRequest, DeleteLocationRequest__Output as _records_v1_DeleteLocationRequest__Output } from './records/v1/DeleteLocationRequest.ts';
 import type { DeleteLocationResponse as _records_v1_DeleteLocationResponse, DeleteLocationResponse__Output as _records_v1_DeleteLocationResponse__Output } from './records/v1/DeleteLocationResponse.ts';
 import type { DeleteOccurrenceRequest as _records_v1_DeleteOccurrenceRequest, DeleteOccurrenceRequest__Output as _records_v1_DeleteOccurrenceRequest__Output } from './records/v1/DeleteOccurrenceRequest.ts';
@@ -23,12 +27,16 @@ import type { GetOccurrenceRequest as _records_v1_GetOccurrenceRequest, GetOccur
 import type { GetOccurrenceResponse as _records_v1_GetOccurrenceResponse, GetOccurrenceResponse__Output as _records_v1_GetOccurrenceResponse__Output } from './records/v1/GetOccurrenceResponse.ts';
 import type { GetSampleRequest as _records_v1_GetSampleRequest, GetSampleRequest__Output as _records_v1_GetSampleRequest__Output } from './records/v1/GetSampleRequest.ts';
 import type { GetSampleResponse as _records_v1_GetSampleResponse, GetSampleResponse__Output as _records_v1_GetSampleResponse__Output } from './records/v1/GetSampleResponse.ts';
+import type { GetSurveyRequest as _records_v1_GetSurveyRequest, GetSurveyRequest__Output as _records_v1_GetSurveyRequest__Output } from './records/v1/GetSurveyRequest.ts';
+import type { GetSurveyResponse as _records_v1_GetSurveyResponse, GetSurveyResponse__Output as _records_v1_GetSurveyResponse__Output } from './records/v1/GetSurveyResponse.ts';
 import type { ListLocationsRequest as _records_v1_ListLocationsRequest, ListLocationsRequest__Output as _records_v1_ListLocationsRequest__Output } from './records/v1/ListLocationsRequest.ts';
 import type { ListLocationsResponse as _records_v1_ListLocationsResponse, ListLocationsResponse__Output as _records_v1_ListLocationsResponse__Output } from './records/v1/ListLocationsResponse.ts';
 import type { ListOccurrencesRequest as _records_v1_ListOccurrencesRequest, ListOccurrencesRequest__Output as _records_v1_ListOccurrencesRequest__Output } from './records/v1/ListOccurrencesRequest.ts';
 import type { ListOccurrencesResponse as _records_v1_ListOccurrencesResponse, ListOccurrencesResponse__Output as _records_v1_ListOccurrencesResponse__Output } from './records/v1/ListOccurrencesResponse.ts';
 import type { ListSamplesRequest as _records_v1_ListSamplesRequest, ListSamplesRequest__Output as _records_v1_ListSamplesRequest__Output } from './records/v1/ListSamplesRequest.ts';
 import type { ListSamplesResponse as _records_v1_ListSamplesResponse, ListSamplesResponse__Output as _records_v1_ListSamplesResponse__Output } from './records/v1/ListSamplesResponse.ts';
+import type { ListSurveysRequest as _records_v1_ListSurveysRequest, ListSurveysRequest__Output as _records_v1_ListSurveysRequest__Output } from './records/v1/ListSurveysRequest.ts';
+import type { ListSurveysResponse as _records_v1_ListSurveysResponse, ListSurveysResponse__Output as _records_v1_ListSurveysResponse__Output } from './records/v1/ListSurveysResponse.ts';
 import type { RecordValues as _records_v1_RecordValues, RecordValues__Output as _records_v1_RecordValues__Output } from './records/v1/RecordValues.ts';
 import type { RecordsServiceClient as _records_v1_RecordsServiceClient, RecordsServiceDefinition as _records_v1_RecordsServiceDefinition } from './records/v1/RecordsService.ts';
 import type { SavedRecord as _records_v1_SavedRecord, SavedRecord__Output as _records_v1_SavedRecord__Output } from './records/v1/SavedRecord.ts';
@@ -39,6 +47,8 @@ import type { UpdateOccurrenceRequest as _records_v1_UpdateOccurrenceRequest, Up
 import type { UpdateOccurrenceResponse as _records_v1_UpdateOccurrenceResponse, UpdateOccurrenceResponse__Output as _records_v1_UpdateOccurrenceResponse__Output } from './records/v1/UpdateOccurrenceResponse.ts';
 import type { UpdateSampleRequest as _records_v1_UpdateSampleRequest, UpdateSampleRequest__Output as _records_v1_UpdateSampleRequest__Output } from './records/v1/UpdateSampleRequest.ts';
 import type { UpdateSampleResponse as _records_v1_UpdateSampleResponse, UpdateSampleResponse__Output as _records_v1_UpdateSampleResponse__Output } from './records/v1/UpdateSampleResponse.ts';
+import type { UpdateSurveyRequest as _records_v1_UpdateSurveyRequest, UpdateSurveyRequest__Output as _records_v1_UpdateSurveyRequest__Output } from './records/v1/UpdateSurveyRequest.ts';
+import type { UpdateSurveyResponse as _records_v1_UpdateSurveyResponse, UpdateSurveyResponse__Output as _records_v1_UpdateSurveyResponse__Output } from './records/v1/UpdateSurveyResponse.ts';
 
 type SubtypeConstructor<Constructor extends new (...args: any) => any, Subtype> = {
   new(...args: ConstructorParameters<Constructor>): Subtype;
@@ -57,12 +67,16 @@ export interface ProtoGrpcType {
   }
   records: {
     v1: {
+      AddSurveyAttributeRequest: MessageTypeDefinition<_records_v1_AddSurveyAttributeRequest, _records_v1_AddSurveyAttributeRequest__Output>
+      AddSurveyAttributeResponse: MessageTypeDefinition<_records_v1_AddSurveyAttributeResponse, _records_v1_AddSurveyAttributeResponse__Output>
       CreateLocationRequest: MessageTypeDefinition<_records_v1_CreateLocationRequest, _records_v1_CreateLocationRequest__Output>
       CreateLocationResponse: MessageTypeDefinition<_records_v1_CreateLocationResponse, _records_v1_CreateLocationResponse__Output>
       CreateOccurrenceRequest: MessageTypeDefinition<_records_v1_CreateOccurrenceRequest, _records_v1_CreateOccurrenceRequest__Output>
       CreateOccurrenceResponse: MessageTypeDefinition<_records_v1_CreateOccurrenceResponse, _records_v1_CreateOccurrenceResponse__Output>
       CreateSampleRequest: MessageTypeDefinition<_records_v1_CreateSampleRequest, _records_v1_CreateSampleRequest__Output>
       CreateSampleResponse: MessageTypeDefinition<_records_v1_CreateSampleResponse, _records_v1_CreateSampleResponse__Output>
+      CreateSurveyRequest: MessageTypeDefinition<_records_v1_CreateSurveyRequest, _records_v1_CreateSurveyRequest__Output>
+      CreateSurveyResponse: MessageTypeDefinition<_records_v1_CreateSurveyResponse, _records_v1_CreateSurveyResponse__Output>
       DeleteLocationRequest: MessageTypeDefinition<_records_v1_DeleteLocationRequest, _records_v1_DeleteLocationRequest__Output>
       DeleteLocationResponse: MessageTypeDefinition<_records_v1_DeleteLocationResponse, _records_v1_DeleteLocationResponse__Output>
       DeleteOccurrenceRequest: MessageTypeDefinition<_records_v1_DeleteOccurrenceRequest, _records_v1_DeleteOccurrenceRequest__Output>
@@ -75,12 +89,16 @@ export interface ProtoGrpcType {
       GetOccurrenceResponse: MessageTypeDefinition<_records_v1_GetOccurrenceResponse, _records_v1_GetOccurrenceResponse__Output>
       GetSampleRequest: MessageTypeDefinition<_records_v1_GetSampleRequest, _records_v1_GetSampleRequest__Output>
       GetSampleResponse: MessageTypeDefinition<_records_v1_GetSampleResponse, _records_v1_GetSampleResponse__Output>
+      GetSurveyRequest: MessageTypeDefinition<_records_v1_GetSurveyRequest, _records_v1_GetSurveyRequest__Output>
+      GetSurveyResponse: MessageTypeDefinition<_records_v1_GetSurveyResponse, _records_v1_GetSurveyResponse__Output>
       ListLocationsRequest: MessageTypeDefinition<_records_v1_ListLocationsRequest, _records_v1_ListLocationsRequest__Output>
       ListLocationsResponse: MessageTypeDefinition<_records_v1_ListLocationsResponse, _records_v1_ListLocationsResponse__Output>
       ListOccurrencesRequest: MessageTypeDefinition<_records_v1_ListOccurrencesRequest, _records_v1_ListOccurrencesRequest__Output>
       ListOccurrencesResponse: MessageTypeDefinition<_records_v1_ListOccurrencesResponse, _records_v1_ListOccurrencesResponse__Output>
       ListSamplesRequest: MessageTypeDefinition<_records_v1_ListSamplesRequest, _records_v1_ListSamplesRequest__Output>
       ListSamplesResponse: MessageTypeDefinition<_records_v1_ListSamplesResponse, _records_v1_ListSamplesResponse__Output>
+      ListSurveysRequest: MessageTypeDefinition<_records_v1_ListSurveysRequest, _records_v1_ListSurveysRequest__Output>
+      ListSurveysResponse: MessageTypeDefinition<_records_v1_ListSurveysResponse, _records_v1_ListSurveysResponse__Output>
       RecordValues: MessageTypeDefinition<_records_v1_RecordValues, _records_v1_RecordValues__Output>
       RecordsService: SubtypeConstructor<typeof grpc.Client, _records_v1_RecordsServiceClient> & { service: _records_v1_RecordsServiceDefinition }
       SavedRecord: MessageTypeDefinition<_records_v1_SavedRecord, _records_v1_SavedRecord__Output>
@@ -91,6 +109,8 @@ export interface ProtoGrpcType {
       UpdateOccurrenceResponse: MessageTypeDefinition<_records_v1_UpdateOccurrenceResponse, _records_v1_UpdateOccurrenceResponse__Output>
       UpdateSampleRequest: MessageTypeDefinition<_records_v1_UpdateSampleRequest, _records_v1_UpdateSampleRequest__Output>
       UpdateSampleResponse: MessageTypeDefinition<_records_v1_UpdateSampleResponse, _records_v1_UpdateSampleResponse__Output>
+      UpdateSurveyRequest: MessageTypeDefinition<_records_v1_UpdateSurveyRequest, _records_v1_UpdateSurveyRequest__Output>
+      UpdateSurveyResponse: MessageTypeDefinition<_records_v1_UpdateSurveyResponse, _records_v1_UpdateSurveyResponse__Output>
     }
   }
 }

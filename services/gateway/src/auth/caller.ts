@@ -56,6 +56,8 @@ export type Caller = {
   websiteId: string;
   /** Absent for websites, clients and anonymous tokens. */
   userId?: string;
+  /** The user's role on the website: 1 admin, 2 editor, 3 user. */
+  role?: number;
   scope: ScopeName;
   /** Callers without a user may create records only where the website allows it. */
   mayPostAnonymously?: boolean;
@@ -87,6 +89,7 @@ export function toAuthContext(caller: Caller): AuthContext {
     scope: SCOPE_ENUM[caller.scope],
     method: caller.method,
     sharingWebsiteIds: caller.sharingWebsiteIds ?? [],
+    siteRole: caller.role ?? 0,
     connection: client
       ? {
           clientId: client.clientId,

@@ -33,6 +33,7 @@ export async function websiteUser(
     entity: 'user',
     websiteId: ids.websiteId,
     userId: ids.userId,
+    role,
     scope: namedScope(scope) ?? fallback,
     credential: `user:${ids.userId}:${ids.websiteId}`,
   };

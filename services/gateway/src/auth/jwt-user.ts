@@ -62,6 +62,6 @@ export function jwtUser(directory: Directory, claimNamespace: string, cacheTtlMs
     if (role === null) throw new HttpError(403, 'The user has no role on this website.');
     const fallback = role === 3 || req.resource === 'reports' ? 'userWithinWebsite' : 'website';
     const scope = selectScope({ tokenScope: payload.scope, namespacedScope: payload[scopeClaim], requested: req.query.scope, fallback });
-    return { method: 'jwtUser', entity: 'user', websiteId: website.id, userId, scope, credential: `user:${userId}:${website.id}` };
+    return { method: 'jwtUser', entity: 'user', websiteId: website.id, userId, role, scope, credential: `user:${userId}:${website.id}` };
   };
 }

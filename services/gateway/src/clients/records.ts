@@ -2,7 +2,12 @@ import { CHANNEL_OPTIONS, callUnary, grpc } from '@rex/grpc';
 import {
   recordsV1,
   type AuthContext,
+  type AddSurveyAttributeResponse__Output,
   type CreateLocationResponse__Output,
+  type CreateSurveyResponse__Output,
+  type GetSurveyResponse__Output,
+  type ListSurveysResponse__Output,
+  type UpdateSurveyResponse__Output,
   type CreateOccurrenceResponse__Output,
   type GetLocationResponse__Output,
   type ListLocationsResponse__Output,
@@ -49,6 +54,12 @@ export function createRecordsClient(address: string, deadlineMs: number) {
     updateLocation: (auth: AuthContext, id: string, submission: Submission, ifMatch: string[] = []) =>
       call<UpdateLocationResponse__Output>('UpdateLocation', { auth, id, submission, ifMatch }),
     deleteLocation: (auth: AuthContext, id: string, ifMatch: string[] = []) => call<object>('DeleteLocation', { auth, id, ifMatch }),
+    listSurveys: (auth: AuthContext) => call<ListSurveysResponse__Output>('ListSurveys', { auth }),
+    getSurvey: (auth: AuthContext, id: string) => call<GetSurveyResponse__Output>('GetSurvey', { auth, id }),
+    createSurvey: (auth: AuthContext, submission: Submission) => call<CreateSurveyResponse__Output>('CreateSurvey', { auth, submission }),
+    updateSurvey: (auth: AuthContext, id: string, submission: Submission) => call<UpdateSurveyResponse__Output>('UpdateSurvey', { auth, id, submission }),
+    addSurveyAttribute: (auth: AuthContext, surveyId: string, submission: Submission) =>
+      call<AddSurveyAttributeResponse__Output>('AddSurveyAttribute', { auth, surveyId, submission }),
     close: () => client.close(),
   };
 }

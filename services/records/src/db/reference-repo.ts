@@ -64,6 +64,10 @@ export function createReferenceData(db: Pool, ttlMs: number) {
   const surveyCache = new TtlCache<SurveyReference | null>(ttlMs, 10_000);
   const taxonCache = new TtlCache<boolean>(ttlMs, 200_000);
   return {
+    /** Drops a survey this process changed, so its next read sees the change. */
+    forgetSurvey(websiteId: string, id: string): void {
+      surveyCache.delete(`${websiteId}:${id}`);
+    },
     async surveys(websiteId: string, ids: string[]): Promise<Map<string, SurveyReference>> {
       const found = new Map<string, SurveyReference>();
       const missing: string[] = [];

@@ -13,6 +13,7 @@ export interface AuthContext {
   'connection'?: (_common_v1_ClientConnection | null);
   'method'?: (string);
   'sharingWebsiteIds'?: (number | string | Long)[];
+  'siteRole'?: (number);
 }
 
 export interface AuthContext__Output {
@@ -23,4 +24,5 @@ export interface AuthContext__Output {
   'connection': (_common_v1_ClientConnection__Output | null);
   'method': (string);
   'sharingWebsiteIds': (string)[];
+  'siteRole': (number);
 }

@@ -2,12 +2,16 @@
 
 import type * as grpc from '@grpc/grpc-js'
 import type { MethodDefinition } from '@grpc/proto-loader'
+import type { AddSurveyAttributeRequest as _records_v1_AddSurveyAttributeRequest, AddSurveyAttributeRequest__Output as _records_v1_AddSurveyAttributeRequest__Output } from '../../records/v1/AddSurveyAttributeRequest.ts';
+import type { AddSurveyAttributeResponse as _records_v1_AddSurveyAttributeResponse, AddSurveyAttributeResponse__Output as _records_v1_AddSurveyAttributeResponse__Output } from '../../records/v1/AddSurveyAttributeResponse.ts';
 import type { CreateLocationRequest as _records_v1_CreateLocationRequest, CreateLocationRequest__Output as _records_v1_CreateLocationRequest__Output } from '../../records/v1/CreateLocationRequest.ts';
 import type { CreateLocationResponse as _records_v1_CreateLocationResponse, CreateLocationResponse__Output as _records_v1_CreateLocationResponse__Output } from '../../records/v1/CreateLocationResponse.ts';
 import type { CreateOccurrenceRequest as _records_v1_CreateOccurrenceRequest, CreateOccurrenceRequest__Output as _records_v1_CreateOccurrenceRequest__Output } from '../../records/v1/CreateOccurrenceRequest.ts';
 import type { CreateOccurrenceResponse as _records_v1_CreateOccurrenceResponse, CreateOccurrenceResponse__Output as _records_v1_CreateOccurrenceResponse__Output } from '../../records/v1/CreateOccurrenceResponse.ts';
 import type { CreateSampleRequest as _records_v1_CreateSampleRequest, CreateSampleRequest__Output as _records_v1_CreateSampleRequest__Output } from '../../records/v1/CreateSampleRequest.ts';
 import type { CreateSampleResponse as _records_v1_CreateSampleResponse, CreateSampleResponse__Output as _records_v1_CreateSampleResponse__Output } from '../../records/v1/CreateSampleResponse.ts';
+import type { CreateSurveyRequest as _records_v1_CreateSurveyRequest, CreateSurveyRequest__Output as _records_v1_CreateSurveyRequest__Output } from '../../records/v1/CreateSurveyRequest.ts';
+import type { CreateSurveyResponse as _records_v1_CreateSurveyResponse, CreateSurveyResponse__Output as _records_v1_CreateSurveyResponse__Output } from '../../records/v1/CreateSurveyResponse.ts';
 import type { DeleteLocationRequest as _records_v1_DeleteLocationRequest, DeleteLocationRequest__Output as _records_v1_DeleteLocationRequest__Output } from '../../records/v1/DeleteLocationRequest.ts';
 import type { DeleteLocationResponse as _records_v1_DeleteLocationResponse, DeleteLocationResponse__Output as _records_v1_DeleteLocationResponse__Output } from '../../records/v1/DeleteLocationResponse.ts';
 import type { DeleteOccurrenceRequest as _records_v1_DeleteOccurrenceRequest, DeleteOccurrenceRequest__Output as _records_v1_DeleteOccurrenceRequest__Output } from '../../records/v1/DeleteOccurrenceRequest.ts';
@@ -20,20 +24,35 @@ import type { GetOccurrenceRequest as _records_v1_GetOccurrenceRequest, GetOccur
 import type { GetOccurrenceResponse as _records_v1_GetOccurrenceResponse, GetOccurrenceResponse__Output as _records_v1_GetOccurrenceResponse__Output } from '../../records/v1/GetOccurrenceResponse.ts';
 import type { GetSampleRequest as _records_v1_GetSampleRequest, GetSampleRequest__Output as _records_v1_GetSampleRequest__Output } from '../../records/v1/GetSampleRequest.ts';
 import type { GetSampleResponse as _records_v1_GetSampleResponse, GetSampleResponse__Output as _records_v1_GetSampleResponse__Output } from '../../records/v1/GetSampleResponse.ts';
+import type { GetSurveyRequest as _records_v1_GetSurveyRequest, GetSurveyRequest__Output as _records_v1_GetSurveyRequest__Output } from '../../records/v1/GetSurveyRequest.ts';
+import type { GetSurveyResponse as _records_v1_GetSurveyResponse, GetSurveyResponse__Output as _records_v1_GetSurveyResponse__Output } from '../../records/v1/GetSurveyResponse.ts';
 import type { ListLocationsRequest as _records_v1_ListLocationsRequest, ListLocationsRequest__Output as _records_v1_ListLocationsRequest__Output } from '../../records/v1/ListLocationsRequest.ts';
 import type { ListLocationsResponse as _records_v1_ListLocationsResponse, ListLocationsResponse__Output as _records_v1_ListLocationsResponse__Output } from '../../records/v1/ListLocationsResponse.ts';
 import type { ListOccurrencesRequest as _records_v1_ListOccurrencesRequest, ListOccurrencesRequest__Output as _records_v1_ListOccurrencesRequest__Output } from '../../records/v1/ListOccurrencesRequest.ts';
 import type { ListOccurrencesResponse as _records_v1_ListOccurrencesResponse, ListOccurrencesResponse__Output as _records_v1_ListOccurrencesResponse__Output } from '../../records/v1/ListOccurrencesResponse.ts';
 import type { ListSamplesRequest as _records_v1_ListSamplesRequest, ListSamplesRequest__Output as _records_v1_ListSamplesRequest__Output } from '../../records/v1/ListSamplesRequest.ts';
 import type { ListSamplesResponse as _records_v1_ListSamplesResponse, ListSamplesResponse__Output as _records_v1_ListSamplesResponse__Output } from '../../records/v1/ListSamplesResponse.ts';
+import type { ListSurveysRequest as _records_v1_ListSurveysRequest, ListSurveysRequest__Output as _records_v1_ListSurveysRequest__Output } from '../../records/v1/ListSurveysRequest.ts';
+import type { ListSurveysResponse as _records_v1_ListSurveysResponse, ListSurveysResponse__Output as _records_v1_ListSurveysResponse__Output } from '../../records/v1/ListSurveysResponse.ts';
 import type { UpdateLocationRequest as _records_v1_UpdateLocationRequest, UpdateLocationRequest__Output as _records_v1_UpdateLocationRequest__Output } from '../../records/v1/UpdateLocationRequest.ts';
 import type { UpdateLocationResponse as _records_v1_UpdateLocationResponse, UpdateLocationResponse__Output as _records_v1_UpdateLocationResponse__Output } from '../../records/v1/UpdateLocationResponse.ts';
 import type { UpdateOccurrenceRequest as _records_v1_UpdateOccurrenceRequest, UpdateOccurrenceRequest__Output as _records_v1_UpdateOccurrenceRequest__Output } from '../../records/v1/UpdateOccurrenceRequest.ts';
 import type { UpdateOccurrenceResponse as _records_v1_UpdateOccurrenceResponse, UpdateOccurrenceResponse__Output as _records_v1_UpdateOccurrenceResponse__Output } from '../../records/v1/UpdateOccurrenceResponse.ts';
 import type { UpdateSampleRequest as _records_v1_UpdateSampleRequest, UpdateSampleRequest__Output as _records_v1_UpdateSampleRequest__Output } from '../../records/v1/UpdateSampleRequest.ts';
 import type { UpdateSampleResponse as _records_v1_UpdateSampleResponse, UpdateSampleResponse__Output as _records_v1_UpdateSampleResponse__Output } from '../../records/v1/UpdateSampleResponse.ts';
+import type { UpdateSurveyRequest as _records_v1_UpdateSurveyRequest, UpdateSurveyRequest__Output as _records_v1_UpdateSurveyRequest__Output } from '../../records/v1/UpdateSurveyRequest.ts';
+import type { UpdateSurveyResponse as _records_v1_UpdateSurveyResponse, UpdateSurveyResponse__Output as _records_v1_UpdateSurveyResponse__Output } from '../../records/v1/UpdateSurveyResponse.ts';
 
 export interface RecordsServiceClient extends grpc.Client {
+  AddSurveyAttribute(argument: _records_v1_AddSurveyAttributeRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_AddSurveyAttributeResponse__Output>): grpc.ClientUnaryCall;
+  AddSurveyAttribute(argument: _records_v1_AddSurveyAttributeRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_records_v1_AddSurveyAttributeResponse__Output>): grpc.ClientUnaryCall;
+  AddSurveyAttribute(argument: _records_v1_AddSurveyAttributeRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_AddSurveyAttributeResponse__Output>): grpc.ClientUnaryCall;
+  AddSurveyAttribute(argument: _records_v1_AddSurveyAttributeRequest, callback: grpc.requestCallback<_records_v1_AddSurveyAttributeResponse__Output>): grpc.ClientUnaryCall;
+  addSurveyAttribute(argument: _records_v1_AddSurveyAttributeRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_AddSurveyAttributeResponse__Output>): grpc.ClientUnaryCall;
+  addSurveyAttribute(argument: _records_v1_AddSurveyAttributeRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_records_v1_AddSurveyAttributeResponse__Output>): grpc.ClientUnaryCall;
+  addSurveyAttribute(argument: _records_v1_AddSurveyAttributeRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_AddSurveyAttributeResponse__Output>): grpc.ClientUnaryCall;
+  addSurveyAttribute(argument: _records_v1_AddSurveyAttributeRequest, callback: grpc.requestCallback<_records_v1_AddSurveyAttributeResponse__Output>): grpc.ClientUnaryCall;
+  
   CreateLocation(argument: _records_v1_CreateLocationRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_CreateLocationResponse__Output>): grpc.ClientUnaryCall;
   CreateLocation(argument: _records_v1_CreateLocationRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_records_v1_CreateLocationResponse__Output>): grpc.ClientUnaryCall;
   CreateLocation(argument: _records_v1_CreateLocationRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_CreateLocationResponse__Output>): grpc.ClientUnaryCall;
@@ -60,6 +79,15 @@ export interface RecordsServiceClient extends grpc.Client {
   createSample(argument: _records_v1_CreateSampleRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_records_v1_CreateSampleResponse__Output>): grpc.ClientUnaryCall;
   createSample(argument: _records_v1_CreateSampleRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_CreateSampleResponse__Output>): grpc.ClientUnaryCall;
   createSample(argument: _records_v1_CreateSampleRequest, callback: grpc.requestCallback<_records_v1_CreateSampleResponse__Output>): grpc.ClientUnaryCall;
+  
+  CreateSurvey(argument: _records_v1_CreateSurveyRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_CreateSurveyResponse__Output>): grpc.ClientUnaryCall;
+  CreateSurvey(argument: _records_v1_CreateSurveyRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_records_v1_CreateSurveyResponse__Output>): grpc.ClientUnaryCall;
+  CreateSurvey(argument: _records_v1_CreateSurveyRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_CreateSurveyResponse__Output>): grpc.ClientUnaryCall;
+  CreateSurvey(argument: _records_v1_CreateSurveyRequest, callback: grpc.requestCallback<_records_v1_CreateSurveyResponse__Output>): grpc.ClientUnaryCall;
+  createSurvey(argument: _records_v1_CreateSurveyRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_CreateSurveyResponse__Output>): grpc.ClientUnaryCall;
+  createSurvey(argument: _records_v1_CreateSurveyRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_records_v1_CreateSurveyResponse__Output>): grpc.ClientUnaryCall;
+  createSurvey(argument: _records_v1_CreateSurveyRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_CreateSurveyResponse__Output>): grpc.ClientUnaryCall;
+  createSurvey(argument: _records_v1_CreateSurveyRequest, callback: grpc.requestCallback<_records_v1_CreateSurveyResponse__Output>): grpc.ClientUnaryCall;
   
   DeleteLocation(argument: _records_v1_DeleteLocationRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_DeleteLocationResponse__Output>): grpc.ClientUnaryCall;
   DeleteLocation(argument: _records_v1_DeleteLocationRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_records_v1_DeleteLocationResponse__Output>): grpc.ClientUnaryCall;
@@ -115,6 +143,15 @@ export interface RecordsServiceClient extends grpc.Client {
   getSample(argument: _records_v1_GetSampleRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_GetSampleResponse__Output>): grpc.ClientUnaryCall;
   getSample(argument: _records_v1_GetSampleRequest, callback: grpc.requestCallback<_records_v1_GetSampleResponse__Output>): grpc.ClientUnaryCall;
   
+  GetSurvey(argument: _records_v1_GetSurveyRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_GetSurveyResponse__Output>): grpc.ClientUnaryCall;
+  GetSurvey(argument: _records_v1_GetSurveyRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_records_v1_GetSurveyResponse__Output>): grpc.ClientUnaryCall;
+  GetSurvey(argument: _records_v1_GetSurveyRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_GetSurveyResponse__Output>): grpc.ClientUnaryCall;
+  GetSurvey(argument: _records_v1_GetSurveyRequest, callback: grpc.requestCallback<_records_v1_GetSurveyResponse__Output>): grpc.ClientUnaryCall;
+  getSurvey(argument: _records_v1_GetSurveyRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_GetSurveyResponse__Output>): grpc.ClientUnaryCall;
+  getSurvey(argument: _records_v1_GetSurveyRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_records_v1_GetSurveyResponse__Output>): grpc.ClientUnaryCall;
+  getSurvey(argument: _records_v1_GetSurveyRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_GetSurveyResponse__Output>): grpc.ClientUnaryCall;
+  getSurvey(argument: _records_v1_GetSurveyRequest, callback: grpc.requestCallback<_records_v1_GetSurveyResponse__Output>): grpc.ClientUnaryCall;
+  
   ListLocations(argument: _records_v1_ListLocationsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_ListLocationsResponse__Output>): grpc.ClientUnaryCall;
   ListLocations(argument: _records_v1_ListLocationsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_records_v1_ListLocationsResponse__Output>): grpc.ClientUnaryCall;
   ListLocations(argument: _records_v1_ListLocationsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_ListLocationsResponse__Output>): grpc.ClientUnaryCall;
@@ -141,6 +178,15 @@ export interface RecordsServiceClient extends grpc.Client {
   listSamples(argument: _records_v1_ListSamplesRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_records_v1_ListSamplesResponse__Output>): grpc.ClientUnaryCall;
   listSamples(argument: _records_v1_ListSamplesRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_ListSamplesResponse__Output>): grpc.ClientUnaryCall;
   listSamples(argument: _records_v1_ListSamplesRequest, callback: grpc.requestCallback<_records_v1_ListSamplesResponse__Output>): grpc.ClientUnaryCall;
+  
+  ListSurveys(argument: _records_v1_ListSurveysRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_ListSurveysResponse__Output>): grpc.ClientUnaryCall;
+  ListSurveys(argument: _records_v1_ListSurveysRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_records_v1_ListSurveysResponse__Output>): grpc.ClientUnaryCall;
+  ListSurveys(argument: _records_v1_ListSurveysRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_ListSurveysResponse__Output>): grpc.ClientUnaryCall;
+  ListSurveys(argument: _records_v1_ListSurveysRequest, callback: grpc.requestCallback<_records_v1_ListSurveysResponse__Output>): grpc.ClientUnaryCall;
+  listSurveys(argument: _records_v1_ListSurveysRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_ListSurveysResponse__Output>): grpc.ClientUnaryCall;
+  listSurveys(argument: _records_v1_ListSurveysRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_records_v1_ListSurveysResponse__Output>): grpc.ClientUnaryCall;
+  listSurveys(argument: _records_v1_ListSurveysRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_ListSurveysResponse__Output>): grpc.ClientUnaryCall;
+  listSurveys(argument: _records_v1_ListSurveysRequest, callback: grpc.requestCallback<_records_v1_ListSurveysResponse__Output>): grpc.ClientUnaryCall;
   
   UpdateLocation(argument: _records_v1_UpdateLocationRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_UpdateLocationResponse__Output>): grpc.ClientUnaryCall;
   UpdateLocation(argument: _records_v1_UpdateLocationRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_records_v1_UpdateLocationResponse__Output>): grpc.ClientUnaryCall;
@@ -169,14 +215,27 @@ export interface RecordsServiceClient extends grpc.Client {
   updateSample(argument: _records_v1_UpdateSampleRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_UpdateSampleResponse__Output>): grpc.ClientUnaryCall;
   updateSample(argument: _records_v1_UpdateSampleRequest, callback: grpc.requestCallback<_records_v1_UpdateSampleResponse__Output>): grpc.ClientUnaryCall;
   
+  UpdateSurvey(argument: _records_v1_UpdateSurveyRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_UpdateSurveyResponse__Output>): grpc.ClientUnaryCall;
+  UpdateSurvey(argument: _records_v1_UpdateSurveyRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_records_v1_UpdateSurveyResponse__Output>): grpc.ClientUnaryCall;
+  UpdateSurvey(argument: _records_v1_UpdateSurveyRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_UpdateSurveyResponse__Output>): grpc.ClientUnaryCall;
+  UpdateSurvey(argument: _records_v1_UpdateSurveyRequest, callback: grpc.requestCallback<_records_v1_UpdateSurveyResponse__Output>): grpc.ClientUnaryCall;
+  updateSurvey(argument: _records_v1_UpdateSurveyRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_UpdateSurveyResponse__Output>): grpc.ClientUnaryCall;
+  updateSurvey(argument: _records_v1_UpdateSurveyRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_records_v1_UpdateSurveyResponse__Output>): grpc.ClientUnaryCall;
+  updateSurvey(argument: _records_v1_UpdateSurveyRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_UpdateSurveyResponse__Output>): grpc.ClientUnaryCall;
+  updateSurvey(argument: _records_v1_UpdateSurveyRequest, callback: grpc.requestCallback<_records_v1_UpdateSurveyResponse__Output>): grpc.ClientUnaryCall;
+  
 }
 
 export interface RecordsServiceHandlers extends grpc.UntypedServiceImplementation {
+  AddSurveyAttribute: grpc.handleUnaryCall<_records_v1_AddSurveyAttributeRequest__Output, _records_v1_AddSurveyAttributeResponse>;
+  
   CreateLocation: grpc.handleUnaryCall<_records_v1_CreateLocationRequest__Output, _records_v1_CreateLocationResponse>;
   
   CreateOccurrence: grpc.handleUnaryCall<_records_v1_CreateOccurrenceRequest__Output, _records_v1_CreateOccurrenceResponse>;
   
   CreateSample: grpc.handleUnaryCall<_records_v1_CreateSampleRequest__Output, _records_v1_CreateSampleResponse>;
+  
+  CreateSurvey: grpc.handleUnaryCall<_records_v1_CreateSurveyRequest__Output, _records_v1_CreateSurveyResponse>;
   
   DeleteLocation: grpc.handleUnaryCall<_records_v1_DeleteLocationRequest__Output, _records_v1_DeleteLocationResponse>;
   
@@ -190,11 +249,15 @@ export interface RecordsServiceHandlers extends grpc.UntypedServiceImplementatio
   
   GetSample: grpc.handleUnaryCall<_records_v1_GetSampleRequest__Output, _records_v1_GetSampleResponse>;
   
+  GetSurvey: grpc.handleUnaryCall<_records_v1_GetSurveyRequest__Output, _records_v1_GetSurveyResponse>;
+  
   ListLocations: grpc.handleUnaryCall<_records_v1_ListLocationsRequest__Output, _records_v1_ListLocationsResponse>;
   
   ListOccurrences: grpc.handleUnaryCall<_records_v1_ListOccurrencesRequest__Output, _records_v1_ListOccurrencesResponse>;
   
   ListSamples: grpc.handleUnaryCall<_records_v1_ListSamplesRequest__Output, _records_v1_ListSamplesResponse>;
+  
+  ListSurveys: grpc.handleUnaryCall<_records_v1_ListSurveysRequest__Output, _records_v1_ListSurveysResponse>;
   
   UpdateLocation: grpc.handleUnaryCall<_records_v1_UpdateLocationRequest__Output, _records_v1_UpdateLocationResponse>;
   
@@ -202,22 +265,29 @@ export interface RecordsServiceHandlers extends grpc.UntypedServiceImplementatio
   
   UpdateSample: grpc.handleUnaryCall<_records_v1_UpdateSampleRequest__Output, _records_v1_UpdateSampleResponse>;
   
+  UpdateSurvey: grpc.handleUnaryCall<_records_v1_UpdateSurveyRequest__Output, _records_v1_UpdateSurveyResponse>;
+  
 }
 
 export interface RecordsServiceDefinition extends grpc.ServiceDefinition {
+  AddSurveyAttribute: MethodDefinition<_records_v1_AddSurveyAttributeRequest, _records_v1_AddSurveyAttributeResponse, _records_v1_AddSurveyAttributeRequest__Output, _records_v1_AddSurveyAttributeResponse__Output>
   CreateLocation: MethodDefinition<_records_v1_CreateLocationRequest, _records_v1_CreateLocationResponse, _records_v1_CreateLocationRequest__Output, _records_v1_CreateLocationResponse__Output>
   CreateOccurrence: MethodDefinition<_records_v1_CreateOccurrenceRequest, _records_v1_CreateOccurrenceResponse, _records_v1_CreateOccurrenceRequest__Output, _records_v1_CreateOccurrenceResponse__Output>
   CreateSample: MethodDefinition<_records_v1_CreateSampleRequest, _records_v1_CreateSampleResponse, _records_v1_CreateSampleRequest__Output, _records_v1_CreateSampleResponse__Output>
+  CreateSurvey: MethodDefinition<_records_v1_CreateSurveyRequest, _records_v1_CreateSurveyResponse, _records_v1_CreateSurveyRequest__Output, _records_v1_CreateSurveyResponse__Output>
   DeleteLocation: MethodDefinition<_records_v1_DeleteLocationRequest, _records_v1_DeleteLocationResponse, _records_v1_DeleteLocationRequest__Output, _records_v1_DeleteLocationResponse__Output>
   DeleteOccurrence: MethodDefinition<_records_v1_DeleteOccurrenceRequest, _records_v1_DeleteOccurrenceResponse, _records_v1_DeleteOccurrenceRequest__Output, _records_v1_DeleteOccurrenceResponse__Output>
   DeleteSample: MethodDefinition<_records_v1_DeleteSampleRequest, _records_v1_DeleteSampleResponse, _records_v1_DeleteSampleRequest__Output, _records_v1_DeleteSampleResponse__Output>
   GetLocation: MethodDefinition<_records_v1_GetLocationRequest, _records_v1_GetLocationResponse, _records_v1_GetLocationRequest__Output, _records_v1_GetLocationResponse__Output>
   GetOccurrence: MethodDefinition<_records_v1_GetOccurrenceRequest, _records_v1_GetOccurrenceResponse, _records_v1_GetOccurrenceRequest__Output, _records_v1_GetOccurrenceResponse__Output>
   GetSample: MethodDefinition<_records_v1_GetSampleRequest, _records_v1_GetSampleResponse, _records_v1_GetSampleRequest__Output, _records_v1_GetSampleResponse__Output>
+  GetSurvey: MethodDefinition<_records_v1_GetSurveyRequest, _records_v1_GetSurveyResponse, _records_v1_GetSurveyRequest__Output, _records_v1_GetSurveyResponse__Output>
   ListLocations: MethodDefinition<_records_v1_ListLocationsRequest, _records_v1_ListLocationsResponse, _records_v1_ListLocationsRequest__Output, _records_v1_ListLocationsResponse__Output>
   ListOccurrences: MethodDefinition<_records_v1_ListOccurrencesRequest, _records_v1_ListOccurrencesResponse, _records_v1_ListOccurrencesRequest__Output, _records_v1_ListOccurrencesResponse__Output>
   ListSamples: MethodDefinition<_records_v1_ListSamplesRequest, _records_v1_ListSamplesResponse, _records_v1_ListSamplesRequest__Output, _records_v1_ListSamplesResponse__Output>
+  ListSurveys: MethodDefinition<_records_v1_ListSurveysRequest, _records_v1_ListSurveysResponse, _records_v1_ListSurveysRequest__Output, _records_v1_ListSurveysResponse__Output>
   UpdateLocation: MethodDefinition<_records_v1_UpdateLocationRequest, _records_v1_UpdateLocationResponse, _records_v1_UpdateLocationRequest__Output, _records_v1_UpdateLocationResponse__Output>
   UpdateOccurrence: MethodDefinition<_records_v1_UpdateOccurrenceRequest, _records_v1_UpdateOccurrenceResponse, _records_v1_UpdateOccurrenceRequest__Output, _records_v1_UpdateOccurrenceResponse__Output>
   UpdateSample: MethodDefinition<_records_v1_UpdateSampleRequest, _records_v1_UpdateSampleResponse, _records_v1_UpdateSampleRequest__Output, _records_v1_UpdateSampleResponse__Output>
+  UpdateSurvey: MethodDefinition<_records_v1_UpdateSurveyRequest, _records_v1_UpdateSurveyResponse, _records_v1_UpdateSurveyRequest__Output, _records_v1_UpdateSurveyResponse__Output>
 }

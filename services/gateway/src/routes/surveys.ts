@@ -1,0 +1,86 @@
+import type { Request } from 'express';
+import { toAuthContext } from '../auth/caller.ts';
+import type { RecordsClient } from '../clients/records.ts';
+import { envelope, fromFieldValues, toSubmission } from '../envelope.ts';
+import { HttpError } from '../http-error.ts';
+import { backend, servicesUrl } from './context.ts';
+import type { Parameter, Route } from './route.ts';
+
+const ID: Parameter = { name: 'id', in: 'path', type: 'integer', description: 'Survey id', required: true };
+
+function surveyId(req: Request): string {
+  const id = String(req.params.id);
+  if (!/^[1-9]\d{0,17}$/.test(id)) throw new HttpError(404);
+  return id;
+}
+
+/** Survey structure: the website's surveys and their custom attributes; administrators and editors change them. */
+export function surveyRoutes(records: RecordsClient): Route[] {
+  const editors = 'Administrators and editors of the website only (403 otherwise).';
+  return [
+    {
+      resource: 'surveys',
+      method: 'get',
+      path: '/surveys',
+      summary: "The surveys of the caller's website.",
+      responses: { 200: 'A JSON array of {"values": {id, title, description, website_id, created_on, updated_on}}' },
+      handler: async (req, res) => {
+        const { surveys } = await backend('records', records.listSurveys(toAuthContext(req.caller!)));
+        res.json(surveys.map((survey) => ({ values: fromFieldValues(survey.values) })));
+      },
+    },
+    {
+      resource: 'surveys',
+      method: 'get',
+      path: '/surveys/:id',
+      summary: 'One survey of the website, with the sample and occurrence attributes attached to it.',
+      parameters: [ID],
+      responses: { 200: '{values, attributes: [{values: {id, entity, caption, data_type, multi_value, required, terms}}]}', 404: 'No such survey in the website' },
+      handler: async (req, res) => {
+        const survey = await backend('records', records.getSurvey(toAuthContext(req.caller!), surveyId(req)));
+        res.json({ values: fromFieldValues(survey.values), attributes: survey.attributes.map((a) => ({ values: fromFieldValues(a.values) })) });
+      },
+    },
+    {
+      resource: 'surveys',
+      method: 'post',
+      path: '/surveys',
+      summary: `Create a survey (values: title, description). ${editors}`,
+      submission: true,
+      responses: { 201: 'Created; Location names it', 400: 'survey:title missing', 403: 'Not an administrator or editor of the website' },
+      handler: async (req, res) => {
+        const { saved } = await backend('records', records.createSurvey(toAuthContext(req.caller!), toSubmission('survey', req.body)));
+        const body = envelope(saved!, servicesUrl(req));
+        res.status(201).location(body.href as string).json(body);
+      },
+    },
+    {
+      resource: 'surveys',
+      method: 'put',
+      path: '/surveys/:id',
+      summary: `Change a survey's title or description. ${editors}`,
+      parameters: [ID],
+      submission: true,
+      responses: { 200: 'Updated', 403: 'Not an administrator or editor of the website', 404: 'No such survey in the website' },
+      handler: async (req, res) => {
+        const { saved } = await backend('records', records.updateSurvey(toAuthContext(req.caller!), surveyId(req), toSubmission('survey', req.body)));
+        res.json(envelope(saved!, servicesUrl(req)));
+      },
+    },
+    {
+      resource: 'surveys',
+      method: 'post',
+      path: '/surveys/:id/attributes',
+      summary: `Add a custom attribute to a survey (values: entity sample|occurrence, caption, data_type T|I|F|D|V|B|L, multi_value, required, terms for L). ${editors}`,
+      parameters: [ID],
+      submission: true,
+      responses: { 201: 'Created: the attribute id; submit values as smpAttr:<id> or occAttr:<id>', 400: 'A bad attribute definition', 403: 'Not an administrator or editor of the website' },
+      handler: async (req, res) => {
+        const id = surveyId(req);
+        const { saved } = await backend('records', records.addSurveyAttribute(toAuthContext(req.caller!), id, toSubmission('attribute', req.body)));
+        const href = `${servicesUrl(req)}/rest/surveys/${id}`;
+        res.status(201).location(href).json({ values: fromFieldValues(saved!.values), href });
+      },
+    },
+  ];
+}

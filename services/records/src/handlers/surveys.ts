@@ -1,0 +1,43 @@
+import { invalid, unary } from '@rex/grpc';
+import type { Logger } from '@rex/logger';
+import type {
+  AddSurveyAttributeRequest__Output,
+  AddSurveyAttributeResponse,
+  CreateSurveyRequest__Output,
+  CreateSurveyResponse,
+  GetSurveyRequest__Output,
+  GetSurveyResponse,
+  ListSurveysRequest__Output,
+  ListSurveysResponse,
+  RecordsServiceHandlers,
+  UpdateSurveyRequest__Output,
+  UpdateSurveyResponse,
+} from '@rex/protos';
+import type { Surveys } from '../surveys.ts';
+
+const SERVICE = 'records.v1.RecordsService';
+
+function recordId(id: string): string {
+  if (!/^[1-9]\d{0,17}$/.test(id)) throw invalid({ 'survey:id': 'Must be a positive whole number.' });
+  return id;
+}
+
+type SurveyHandlers = Pick<RecordsServiceHandlers, 'ListSurveys' | 'GetSurvey' | 'CreateSurvey' | 'UpdateSurvey' | 'AddSurveyAttribute'>;
+
+export function surveyHandlers(surveys: Surveys, logger: Logger): SurveyHandlers {
+  return {
+    ListSurveys: unary<ListSurveysRequest__Output, ListSurveysResponse>(SERVICE, 'ListSurveys', logger, async (request) => ({
+      surveys: await surveys.list(request.auth),
+    })),
+    GetSurvey: unary<GetSurveyRequest__Output, GetSurveyResponse>(SERVICE, 'GetSurvey', logger, async (request) => surveys.get(request.auth, recordId(request.id))),
+    CreateSurvey: unary<CreateSurveyRequest__Output, CreateSurveyResponse>(SERVICE, 'CreateSurvey', logger, async (request) => ({
+      saved: await surveys.create(request.auth, request.submission),
+    })),
+    UpdateSurvey: unary<UpdateSurveyRequest__Output, UpdateSurveyResponse>(SERVICE, 'UpdateSurvey', logger, async (request) => ({
+      saved: await surveys.update(request.auth, recordId(request.id), request.submission),
+    })),
+    AddSurveyAttribute: unary<AddSurveyAttributeRequest__Output, AddSurveyAttributeResponse>(SERVICE, 'AddSurveyAttribute', logger, async (request) => ({
+      saved: await surveys.addAttribute(request.auth, recordId(request.surveyId), request.submission),
+    })),
+  };
+}
