@@ -1,9 +1,9 @@
 import { withTransaction, type Pool } from '@rex/db';
 import { badRequest, conflict, forbidden, invalid, notFound } from '@rex/grpc';
 import type { AuthContext__Output, SavedRecord, Submission__Output } from '@rex/protos';
-import type { Errors } from './domain/fields.ts';
+import { readFilters, type Errors } from './domain/fields.ts';
 import { planLocation } from './domain/locations.ts';
-import { parseInteger, text, type Value } from './domain/values.ts';
+import { text, type Value } from './domain/values.ts';
 import { LOCATION_FILTERS, findLocation, insertLocation, listLocations, type LocationRow } from './db/locations-repo.ts';
 import { findIdempotentSubmission, writeOutbox, type IdempotentSubmission } from './db/samples-repo.ts';
 import { updateRow } from './db/sql.ts';
@@ -75,11 +75,8 @@ export function createLocations(db: Pool) {
       const who = caller(auth);
       if (!who.userId) throw forbidden(NOT_A_USER);
       const errors: Errors = {};
-      for (const [field, value] of Object.entries(filters)) {
-        if (LOCATION_FILTERS[field] === 'integer' && parseInteger(value) === undefined) errors[`location:${field}`] = `Invalid filter on numeric field ${field}`;
-      }
+      const known = readFilters('location', filters, LOCATION_FILTERS, errors);
       if (Object.keys(errors).length) throw invalid(errors);
-      const known = Object.fromEntries(Object.entries(filters).filter(([field]) => field in LOCATION_FILTERS));
       const rows = await listLocations(db, { userId: who.userId, websiteId: who.websiteId, filters: known, limit, offset });
       return { locations: rows.slice(0, limit).map(rowValues), more: rows.length > limit };
     },

@@ -2,7 +2,7 @@ import { withTransaction, type Pool } from '@rex/db';
 import { badRequest, conflict, forbidden, invalid, notFound } from '@rex/grpc';
 import type { AuthContext__Output, SavedRecord, Submission__Output } from '@rex/protos';
 import { planOccurrence } from './domain/occurrences.ts';
-import type { Errors } from './domain/fields.ts';
+import { readFilters, type Errors } from './domain/fields.ts';
 import { parseInteger, text, type Value } from './domain/values.ts';
 import { insertNewRecords } from './db/new-records.ts';
 import {
@@ -111,11 +111,8 @@ export function createOccurrences(db: Pool, reference: ReferenceData) {
       const who = caller(auth);
       if (!who.userId) throw forbidden(NOT_A_USER);
       const errors: Errors = {};
-      for (const [field, value] of Object.entries(filters)) {
-        if (OCCURRENCE_FILTERS[field] === 'integer' && parseInteger(value) === undefined) errors[`occurrence:${field}`] = `Invalid filter on numeric field ${field}`;
-      }
+      const known = readFilters('occurrence', filters, OCCURRENCE_FILTERS, errors);
       if (Object.keys(errors).length) throw invalid(errors);
-      const known = Object.fromEntries(Object.entries(filters).filter(([field]) => field in OCCURRENCE_FILTERS));
       const rows = await listOccurrences(db, { userId: who.userId, websiteId: who.scope === 'SCOPE_USER' ? null : who.websiteId, filters: known, limit, offset });
       return { occurrences: rows.slice(0, limit).map(rowValues), more: rows.length > limit };
     },

@@ -3,7 +3,7 @@ import { withTransaction, type Pool, type PoolClient } from '@rex/db';
 import { badRequest, conflict, forbidden, invalid, notFound, preconditionFailed } from '@rex/grpc';
 import type { AuthContext__Output, FieldValue, SavedRecord, Submission__Output } from '@rex/protos';
 import { ATTRIBUTE_PREFIX } from './domain/attributes.ts';
-import type { Errors } from './domain/fields.ts';
+import { readFilters, type Errors } from './domain/fields.ts';
 import { planOccurrence, taxonIds, type OccurrenceChanges } from './domain/occurrences.ts';
 import { displayDate, inheritFromParent, planNewSample, planSampleUpdate, type SampleChanges, type SurveyReference } from './domain/samples.ts';
 import { fromFieldValues, parseInteger, text, toFieldValues, type Value, type Values } from './domain/values.ts';
@@ -230,13 +230,8 @@ export function createSamples(db: Pool, reference: ReferenceData) {
       const who = caller(auth);
       if (!who.userId) throw forbidden(NOT_A_USER);
       const errors: Errors = {};
-      for (const [field, value] of Object.entries(filters)) {
-        const kind = SAMPLE_FILTERS[field];
-        if (kind === 'integer' && parseInteger(value) === undefined) errors[`sample:${field}`] = `Invalid filter on numeric field ${field}`;
-        if (kind === 'date' && !/^\d{4}-\d{2}-\d{2}$/.test(value)) errors[`sample:${field}`] = `Invalid filter on date field ${field}`;
-      }
+      const known = readFilters('sample', filters, SAMPLE_FILTERS, errors);
       if (Object.keys(errors).length) throw invalid(errors);
-      const known = Object.fromEntries(Object.entries(filters).filter(([field]) => field in SAMPLE_FILTERS));
       const rows = await listSamples(db, { userId: who.userId, websiteId: who.scope === 'SCOPE_USER' ? null : who.websiteId, filters: known, limit, offset });
       return { samples: rows.slice(0, limit).map(rowValues), more: rows.length > limit };
     },

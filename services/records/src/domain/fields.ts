@@ -49,3 +49,21 @@ export function readPlainFields(
 export function addErrors(target: Errors, more: Errors): void {
   for (const [key, message] of Object.entries(more)) if (!(key in target)) target[key] = message;
 }
+
+export type FilterKind = 'integer' | 'text' | 'date';
+
+/**
+ * The list filters among query parameters: fields of `kinds` only (others are
+ * ignored), each value checked by its kind; problems go to `errors`.
+ */
+export function readFilters(entity: string, given: Record<string, string>, kinds: Record<string, FilterKind>, errors: Errors): Record<string, string> {
+  const filters: Record<string, string> = {};
+  for (const [field, value] of Object.entries(given)) {
+    const kind = kinds[field];
+    if (!kind) continue;
+    if (kind === 'integer' && !/^-?\d{1,18}$/.test(value.trim())) errors[`${entity}:${field}`] = `Invalid filter on numeric field ${field}`;
+    else if (kind === 'date' && !/^\d{4}-\d{2}-\d{2}$/.test(value)) errors[`${entity}:${field}`] = `Invalid filter on date field ${field}`;
+    else filters[field] = value;
+  }
+  return filters;
+}
