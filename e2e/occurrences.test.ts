@@ -53,6 +53,25 @@ describe('occurrences on their own', () => {
     expect(stale.status).toBe(412);
   });
 
+  it('when one stored value is sent as occAttr:<id>:<valueId>, then only it changes; a value id not of that attribute on that occurrence is 400', async () => {
+    const created = await create({ taxa_taxon_list_id: 1, 'occAttr:1': '4', 'occAttr:4': '1' });
+    const id = created.body.values.id;
+    const values = await dbQuery<{ id: string; attribute_id: string }>(
+      'SELECT id, attribute_id FROM records.occurrence_attribute_values WHERE occurrence_id = $1 AND NOT deleted ORDER BY attribute_id',
+      [id],
+    );
+    const [count, stage] = values;
+    const updated = await api('PUT', `/occurrences/${id}`, { token: demoToken, body: { values: { [`occAttr:1:${count.id}`]: '9' } } });
+    expect(updated.status, updated.text).toBe(200);
+    expect((await api('GET', `/occurrences/${id}`, { token: demoToken })).body.values).toMatchObject({ 'occAttr:1': '9', 'occAttr:4': 'Adult' });
+
+    const wrong = await api('PUT', `/occurrences/${id}`, { token: demoToken, body: { values: { [`occAttr:1:${stage.id}`]: '5', comment: 'lost' } } });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.message).toEqual({ [`occurrence:occAttr:1:${stage.id}`]: `Value ${stage.id} is not a current value of attribute 1 on this occurrence.` });
+    const read = await api('GET', `/occurrences/${id}`, { token: demoToken });
+    expect(read.body.values).toMatchObject({ 'occAttr:1': '9', comment: null });
+  });
+
   it('when an occurrence is deleted, then it is gone (404), its sample stays, and a second delete is 404', async () => {
     const created = await create({ taxa_taxon_list_id: 3 });
     const id = created.body.values.id;

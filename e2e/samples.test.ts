@@ -199,6 +199,68 @@ describe('PUT /samples/:id', () => {
   });
 });
 
+describe('PUT /samples/:id with smpAttr:<id>:<valueId>', () => {
+  /** The live values of a sample's attribute, oldest first: what a client learns from GET ?verbose. */
+  const storedValues = (sampleId: string, attributeId: number) =>
+    dbQuery<{ id: string; text_value: string }>(
+      'SELECT id, text_value FROM records.sample_attribute_values WHERE sample_id = $1 AND attribute_id = $2 AND NOT deleted ORDER BY id',
+      [sampleId, attributeId],
+    );
+
+  it('when one stored value of a multi-value attribute is sent, then only that value changes', async () => {
+    const { body: created } = await createSample(sampleSubmission({ 'smpAttr:6': ['Ann', 'Bob'], 'smpAttr:2': 'Sunny' }));
+    const id = created.values.id;
+    const [, bob] = await storedValues(id, 6);
+    const [weather] = await storedValues(id, 2);
+    const response = await api('PUT', `/samples/${id}`, {
+      token: demoToken,
+      body: { values: { [`smpAttr:6:${bob.id}`]: 'Bea', [`smpAttr:2:${weather.id}`]: 'Rain' } },
+    });
+    expect(response.status, response.text).toBe(200);
+    const { body: read } = await api('GET', `/samples/${id}`, { token: demoToken });
+    expect(read.values['smpAttr:6']).toEqual(['Ann', 'Bea']);
+    expect(read.values['smpAttr:2']).toBe('Rain');
+    expect((await storedValues(id, 6)).map((value) => value.id)).toContain(bob.id);
+  });
+
+  it('when a stored value is sent empty, then that one value is removed and the others stay', async () => {
+    const { body: created } = await createSample(sampleSubmission({ 'smpAttr:6': ['Ann', 'Bob'] }));
+    const id = created.values.id;
+    const [ann] = await storedValues(id, 6);
+    const response = await api('PUT', `/samples/${id}`, { token: demoToken, body: { values: { [`smpAttr:6:${ann.id}`]: '' } } });
+    expect(response.status, response.text).toBe(200);
+    expect((await api('GET', `/samples/${id}`, { token: demoToken })).body.values['smpAttr:6']).toBe('Bob');
+  });
+
+  it('when the value id is not a current value of that attribute on that sample, then 400 naming the key and nothing changes', async () => {
+    const { body: created } = await createSample(sampleSubmission({ 'smpAttr:6': ['Ann', 'Bob'], 'smpAttr:2': 'Sunny', comment: 'kept' }));
+    const id = created.values.id;
+    const [ann, bob] = await storedValues(id, 6);
+    const { body: other } = await createSample(sampleSubmission({ 'smpAttr:2': 'Fog' }));
+    const [othersWeather] = await storedValues(other.values.id, 2);
+    await api('PUT', `/samples/${id}`, { token: demoToken, body: { values: { [`smpAttr:6:${bob.id}`]: '' } } });
+    const cases = [
+      [`smpAttr:2:${ann.id}`, `Value ${ann.id} is not a current value of attribute 2 on this sample.`],
+      [`smpAttr:2:${othersWeather.id}`, `Value ${othersWeather.id} is not a current value of attribute 2 on this sample.`],
+      [`smpAttr:6:${bob.id}`, `Value ${bob.id} is not a current value of attribute 6 on this sample.`],
+      ['smpAttr:6:99999999999999999999', 'Value 99999999999999999999 is not a current value of attribute 6 on this sample.'],
+    ];
+    for (const [key, message] of cases) {
+      const response = await api('PUT', `/samples/${id}`, { token: demoToken, body: { values: { [key]: 'Zed', comment: 'lost' } } });
+      expect(response.status, key).toBe(400);
+      expect(response.body.message).toEqual({ [`sample:${key}`]: message });
+    }
+    const { body: read } = await api('GET', `/samples/${id}`, { token: demoToken });
+    expect(read.values).toMatchObject({ 'smpAttr:6': 'Ann', 'smpAttr:2': 'Sunny', comment: 'kept' });
+  });
+
+  it('when a value id is sent on a new sample, then 400 naming the key', async () => {
+    const response = await api('POST', '/samples', { token: demoToken, body: sampleSubmission({ 'smpAttr:2:1': 'Rain' }) });
+    expect(response.status).toBe(400);
+    expect(response.body.message).toEqual({ 'sample:smpAttr:2:1': 'A new sample has no stored values; send smpAttr:2 instead.' });
+  });
+});
+
 describe('DELETE /samples/:id', () => {
   it('when the owner deletes a sample, then 204 with no body, its children go with it and a second delete is 404', async () => {
     const { body: created } = await createSample(

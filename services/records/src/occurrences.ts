@@ -15,16 +15,18 @@ import {
   type OccurrenceRow,
 } from './db/occurrences-repo.ts';
 import type { ReferenceData } from './db/reference-repo.ts';
-import { findIdempotentSubmission, saveAttributeValues, writeOutbox, type IdempotentSubmission } from './db/samples-repo.ts';
+import { findIdempotentSubmission, writeOutbox, type IdempotentSubmission } from './db/samples-repo.ts';
 import { updateRow } from './db/sql.ts';
 import {
   ANONYMOUS_USER_ID,
   NOT_A_USER,
   attributeValuesForResponse,
   caller,
+  checkStoredValues,
   checkVersion,
   isUniqueViolation,
   requestHash,
+  saveAttributeChanges,
   stamp,
   toTree,
   type Caller,
@@ -133,9 +135,10 @@ export function createOccurrences(db: Pool, reference: ReferenceData) {
         const taxa = taxonId ? await reference.taxa([String(parseInteger(taxonId) ?? taxonId)]) : new Set<string>();
         const errors: Errors = {};
         const changes = planOccurrence(tree.values, taxa, await attributesOf(who.websiteId, locked!.survey_id), false, errors);
+        await checkStoredValues(client, 'occurrence', id, changes.updatedAttributeValues, errors);
         if (Object.keys(errors).length) throw invalid(errors);
         const row = await updateRow(client, 'records.occurrences', id, { ...changes.columns, updated_by_id: who.userId });
-        await saveAttributeValues(client, 'occurrence', id, changes.attributes, changes.replacedAttributes);
+        await saveAttributeChanges(client, 'occurrence', id, changes);
         await writeOutbox(client, [{ entity: 'occurrence', entityId: id, operation: 'update', websiteId: who.websiteId, surveyId: locked!.survey_id, userId: who.userId }]);
         return { entity: 'occurrence', values: stamp(row.id, row.created_on, row.updated_on), version: row.version };
       });

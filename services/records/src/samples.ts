@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { withTransaction, type Pool, type PoolClient } from '@rex/db';
 import { badRequest, conflict, forbidden, invalid, notFound, preconditionFailed } from '@rex/grpc';
 import type { AuthContext__Output, FieldValue, SavedRecord, Submission__Output } from '@rex/protos';
-import { ATTRIBUTE_PREFIX } from './domain/attributes.ts';
+import { ATTRIBUTE_PREFIX, type AttributeValue, type AttributeValueUpdate } from './domain/attributes.ts';
 import { readFilters, type Errors } from './domain/fields.ts';
 import { planOccurrence, taxonIds, type OccurrenceChanges } from './domain/occurrences.ts';
 import { displayDate, inheritFromParent, planNewSample, planSampleUpdate, type SampleChanges, type SurveyReference } from './domain/samples.ts';
@@ -15,10 +15,12 @@ import {
   listSamples,
   sampleWithExternalKey,
   type IdempotentSubmission,
+  liveAttributeValues,
   lockSample,
   SAMPLE_FILTERS,
   type SampleRow,
   saveAttributeValues,
+  updateAttributeValues,
   writeOutbox,
   type StoredAttributeValue,
 } from './db/samples-repo.ts';
@@ -150,6 +152,35 @@ export function checkVersion(current: string, ifMatch: string[]): void {
   }
 }
 
+/** `smpAttr:<id>:<valueId>` must name a live value of attribute <id> on this very record. */
+export async function checkStoredValues(
+  client: PoolClient,
+  entity: 'sample' | 'occurrence',
+  ownerId: string,
+  updates: AttributeValueUpdate[],
+  errors: Errors,
+): Promise<void> {
+  const ids = updates.map((update) => update.valueId).filter((id) => /^[1-9]\d{0,17}$/.test(id)); // others are no row id
+  const live = await liveAttributeValues(client, entity, ownerId, ids);
+  for (const update of updates) {
+    const key = `${entity}:${update.key}`;
+    if (live.get(update.valueId) !== update.attributeId && !(key in errors)) {
+      errors[key] = `Value ${update.valueId} is not a current value of attribute ${update.attributeId} on this ${entity}.`;
+    }
+  }
+}
+
+/** Writes the attribute changes of an update: replaced attributes, changed stored values, new values. */
+export async function saveAttributeChanges(
+  client: PoolClient,
+  entity: 'sample' | 'occurrence',
+  ownerId: string,
+  changes: { attributes: AttributeValue[]; replacedAttributes: Set<string>; updatedAttributeValues: AttributeValueUpdate[] },
+): Promise<void> {
+  await updateAttributeValues(client, entity, ownerId, changes.updatedAttributeValues);
+  await saveAttributeValues(client, entity, ownerId, changes.attributes, changes.replacedAttributes);
+}
+
 export const requestHash = (submission: Submission__Output | null) => createHash('sha256').update(JSON.stringify(submission ?? {})).digest('hex');
 
 /** The unique external key of samples, refused as a conflict that names the sample holding it. */
@@ -255,10 +286,11 @@ export function createSamples(db: Pool, reference: ReferenceData) {
         const occurrences = planOccurrences(tree, survey, taxa, errors);
         mediaErrors('sample', tree.media, errors);
         const samples = tree.samples.map((child) => planNewTree(child, parentValues, surveys, taxa, errors));
+        await checkStoredValues(client, 'sample', id, changes.updatedAttributeValues, errors);
         if (Object.keys(errors).length) throw invalid(errors);
         await duplicateExternalKey(client, who.websiteId, changes.columns.external_key, id);
         const row = await updateRow(client, 'records.samples', id, { ...changes.columns, updated_by_id: who.userId });
-        await saveAttributeValues(client, 'sample', id, changes.attributes, changes.replacedAttributes);
+        await saveAttributeChanges(client, 'sample', id, changes);
         const surveyId = String(changes.columns.survey_id ?? locked!.survey_id);
         await writeOutbox(client, [{ entity: 'sample', entityId: id, operation: 'update', websiteId: who.websiteId, surveyId, userId: who.userId }]);
         const children = await insertNewRecords(

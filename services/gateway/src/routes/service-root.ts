@@ -35,7 +35,8 @@ function describe(config: RestConfig, routes: Route[], base: string) {
     },
     submission_format:
       'POST and PUT send {"values": {<field>: <value>, ...}} with child records as arrays under occurrences, samples and media; ' +
-      'custom attributes as smpAttr:<id>, occAttr:<id> or locAttr:<id> (a list for several values).',
+      'custom attributes as smpAttr:<id>, occAttr:<id> or locAttr:<id> (a list for several values); ' +
+      'on PUT, smpAttr:<id>:<valueId> or occAttr:<id>:<valueId> changes one stored value ("" removes it).',
     resources: routes.map((route) => ({
       resource: route.resource,
       method: route.method.toUpperCase(),

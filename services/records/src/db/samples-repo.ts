@@ -1,5 +1,5 @@
 import type { Pool, PoolClient } from '@rex/db';
-import type { AttributeValue } from '../domain/attributes.ts';
+import type { AttributeValue, AttributeValueUpdate } from '../domain/attributes.ts';
 import type { StoredSample } from '../domain/samples.ts';
 import { iso } from './sql.ts';
 
@@ -98,6 +98,43 @@ export async function saveAttributeValues(
       values.map((v) => v.dateType),
     ],
   );
+}
+
+/** Of `valueIds`, those that are live values of the record: value id → attribute id. */
+export async function liveAttributeValues(
+  client: PoolClient,
+  entity: keyof typeof VALUE_TABLES,
+  ownerId: string,
+  valueIds: string[],
+): Promise<Map<string, string>> {
+  if (!valueIds.length) return new Map();
+  const { table, key } = VALUE_TABLES[entity];
+  const { rows } = await client.query<{ id: string; attribute_id: string }>(
+    `SELECT id::text, attribute_id::text FROM ${table} WHERE ${key} = $1 AND id = ANY($2::bigint[]) AND NOT deleted`,
+    [ownerId, valueIds],
+  );
+  return new Map(rows.map((row) => [row.id, row.attribute_id]));
+}
+
+/** Overwrites stored values in place (a null value soft-deletes it); the caller has checked they are the record's. */
+export async function updateAttributeValues(
+  client: PoolClient,
+  entity: keyof typeof VALUE_TABLES,
+  ownerId: string,
+  updates: AttributeValueUpdate[],
+): Promise<void> {
+  const { table, key } = VALUE_TABLES[entity];
+  for (const { valueId, value } of updates) {
+    if (value === null) {
+      await client.query(`UPDATE ${table} SET deleted = true WHERE id = $1 AND ${key} = $2`, [valueId, ownerId]);
+      continue;
+    }
+    await client.query(
+      `UPDATE ${table} SET text_value = $3, int_value = $4, float_value = $5, date_start = $6, date_end = $7, date_type = $8
+        WHERE id = $1 AND ${key} = $2`,
+      [valueId, ownerId, value.textValue, value.intValue, value.floatValue, value.dateStart, value.dateEnd, value.dateType],
+    );
+  }
 }
 
 export type DeletedRecord = { entity: 'sample' | 'occurrence'; id: string; survey_id: string };

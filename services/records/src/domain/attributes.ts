@@ -1,4 +1,4 @@
-import { parseBoolean, parseFloatValue, parseInteger, type Values } from './values.ts';
+import { parseBoolean, parseFloatValue, parseInteger, type Value, type Values } from './values.ts';
 import { parseVagueDate } from './vague-date.ts';
 
 export type RecordEntity = 'sample' | 'occurrence' | 'location';
@@ -83,27 +83,52 @@ export function parseAttributeValue(definition: AttributeDefinition, raw: string
 
 export type AttributeKey = { attributeId: string; valueId?: string };
 
-/** Reads `smpAttr:12` (new value) or `smpAttr:12:345` (replace stored value 345). */
+/** Reads `smpAttr:12` (new value) or `smpAttr:12:345` (stored value 345). */
 export function parseAttributeKey(entity: RecordEntity, key: string): AttributeKey | undefined {
   const match = new RegExp(`^${ATTRIBUTE_PREFIX[entity]}:(\\d+)(?::(\\d+))?$`).exec(key);
   if (!match) return undefined;
   return { attributeId: match[1], valueId: match[2] };
 }
 
-export type AttributeSubmission = { values: AttributeValue[]; replaces: Set<string>; errors: Record<string, string> };
+/** A change to one stored value (`smpAttr:12:345`): its new value, or null to remove it. */
+export type AttributeValueUpdate = { key: string; valueId: string; attributeId: string; value: AttributeValue | null };
+
+export type AttributeSubmission = {
+  values: AttributeValue[];
+  replaces: Set<string>;
+  updates: AttributeValueUpdate[];
+  errors: Record<string, string>;
+};
+
+/** Reads `smpAttr:12:345`: the new text of stored value 345; checking that 345 is one is the caller's. */
+function readValueUpdate(
+  key: string,
+  parsed: Required<AttributeKey>,
+  raw: Value,
+  definition: AttributeDefinition,
+): AttributeValueUpdate | string {
+  const texts = (Array.isArray(raw) ? raw : raw === null ? [] : [raw]).filter((item) => item.trim() !== '');
+  if (texts.length > 1) return 'This key names one stored value; send a single value.';
+  if (texts.length === 0) {
+    return definition.required ? 'A value is required for this attribute.' : { key, ...parsed, value: null };
+  }
+  const value = parseAttributeValue(definition, texts[0].trim());
+  return typeof value === 'string' ? value : { key, ...parsed, value };
+}
 
 /**
  * Validates the custom attribute values among `values` against the attributes
- * available to the record's survey. `requireAll` checks required attributes
- * (on create; on update only the attributes sent are checked).
+ * available to the record's survey. `isNew` (a record being created) checks
+ * required attributes and refuses keys naming stored values; on update only
+ * the attributes sent are checked.
  */
 export function readAttributes(
   entity: RecordEntity,
   values: Values,
   definitions: Map<string, AttributeDefinition>,
-  requireAll: boolean,
+  isNew: boolean,
 ): AttributeSubmission {
-  const result: AttributeSubmission = { values: [], replaces: new Set(), errors: {} };
+  const result: AttributeSubmission = { values: [], replaces: new Set(), updates: [], errors: {} };
   const prefix = ATTRIBUTE_PREFIX[entity];
   const seen = new Set<string>();
   for (const [key, raw] of Object.entries(values)) {
@@ -119,6 +144,14 @@ export function readAttributes(
       continue;
     }
     seen.add(parsed.attributeId);
+    if (parsed.valueId !== undefined) {
+      const update = isNew
+        ? `A new ${entity} has no stored values; send ${prefix}:${parsed.attributeId} instead.`
+        : readValueUpdate(key, { attributeId: parsed.attributeId, valueId: parsed.valueId }, raw, definition);
+      if (typeof update === 'string') result.errors[errorKey] = update;
+      else result.updates.push(update);
+      continue;
+    }
     result.replaces.add(parsed.attributeId);
     const texts = (Array.isArray(raw) ? raw : raw === null ? [] : [raw]).filter((item) => item.trim() !== '');
     if (texts.length > 1 && !definition.multiValue) {
@@ -135,7 +168,12 @@ export function readAttributes(
       else result.values.push(value);
     }
   }
-  if (requireAll) {
+  for (const update of result.updates) {
+    if (result.replaces.has(update.attributeId)) {
+      result.errors[`${entity}:${update.key}`] = `${prefix}:${update.attributeId} replaces all its values; send one key or the other.`;
+    }
+  }
+  if (isNew) {
     for (const definition of definitions.values()) {
       if (definition.required && !seen.has(definition.id)) {
         result.errors[`${entity}:${prefix}:${definition.id}`] = 'A value is required for this attribute.';

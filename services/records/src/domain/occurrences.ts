@@ -1,4 +1,4 @@
-import { readAttributes, type AttributeDefinition, type AttributeValue } from './attributes.ts';
+import { readAttributes, type AttributeDefinition, type AttributeValue, type AttributeValueUpdate } from './attributes.ts';
 import { addErrors, readPlainFields, type Column, type Errors, type FieldKind } from './fields.ts';
 import { RECORD_STATUSES } from './samples.ts';
 import { parseInteger, text, type Values } from './values.ts';
@@ -18,7 +18,12 @@ const OCCURRENCE_FIELDS: Record<string, FieldKind> = {
   machine_involvement: { oneOf: ['0', '1', '2', '3', '4', '5'] },
 };
 
-export type OccurrenceChanges = { columns: Column; attributes: AttributeValue[]; replacedAttributes: Set<string> };
+export type OccurrenceChanges = {
+  columns: Column;
+  attributes: AttributeValue[];
+  replacedAttributes: Set<string>;
+  updatedAttributeValues: AttributeValueUpdate[];
+};
 
 function readTaxon(values: Values, taxa: Set<string>, columns: Column, errors: Errors): void {
   const raw = text(values, 'taxa_taxon_list_id');
@@ -52,7 +57,7 @@ export function planOccurrence(
   const read = readAttributes('occurrence', values, attributes, isNew);
   addErrors(local, read.errors);
   addErrors(errors, local);
-  return { columns, attributes: read.values, replacedAttributes: read.replaces };
+  return { columns, attributes: read.values, replacedAttributes: read.replaces, updatedAttributeValues: read.updates };
 }
 
 /** Taxon ids named anywhere in a list of occurrence values. */

@@ -1,4 +1,4 @@
-import { readAttributes, type AttributeDefinition, type AttributeValue } from './attributes.ts';
+import { readAttributes, type AttributeDefinition, type AttributeValue, type AttributeValueUpdate } from './attributes.ts';
 import { addErrors, readPlainFields, type Column, type Errors, type FieldKind } from './fields.ts';
 import { SrefError, normaliseSref, srefToGeometry } from './spatial-ref.ts';
 import { formatVagueDate, isInFuture, parseVagueDate, type VagueDate } from './vague-date.ts';
@@ -41,7 +41,13 @@ export type StoredSample = Column & {
   location_id: string | null;
 };
 
-export type SampleChanges = { columns: Column; attributes: AttributeValue[]; replacedAttributes: Set<string>; survey?: SurveyReference };
+export type SampleChanges = {
+  columns: Column;
+  attributes: AttributeValue[];
+  replacedAttributes: Set<string>;
+  updatedAttributeValues: AttributeValueUpdate[];
+  survey?: SurveyReference;
+};
 
 function readDate(values: Values, columns: Column, errors: Errors): void {
   const submitted = text(values, 'date');
@@ -132,10 +138,10 @@ export function planNewSample(values: Values, surveys: Map<string, SurveyReferen
   readGeometry(text(values, 'entered_sref'), text(values, 'entered_sref_system'), columns.location_id != null, columns, local);
   const attributes = survey
     ? readAttributes('sample', values, survey.attributes.sample, true)
-    : { values: [], replaces: new Set<string>(), errors: {} };
+    : { values: [], replaces: new Set<string>(), updates: [], errors: {} };
   addErrors(local, attributes.errors);
   addErrors(errors, local);
-  return { columns, attributes: attributes.values, replacedAttributes: attributes.replaces, survey };
+  return { columns, attributes: attributes.values, replacedAttributes: attributes.replaces, updatedAttributeValues: attributes.updates, survey };
 }
 
 /** Checks the changed values of a stored sample; only what was sent changes. */
@@ -162,10 +168,10 @@ export function planSampleUpdate(
   }
   const attributes = survey
     ? readAttributes('sample', values, survey.attributes.sample, false)
-    : { values: [], replaces: new Set<string>(), errors: {} };
+    : { values: [], replaces: new Set<string>(), updates: [], errors: {} };
   addErrors(local, attributes.errors);
   addErrors(errors, local);
-  return { columns, attributes: attributes.values, replacedAttributes: attributes.replaces, survey };
+  return { columns, attributes: attributes.values, replacedAttributes: attributes.replaces, updatedAttributeValues: attributes.updates, survey };
 }
 
 export const displayDate = (start: string | null, end: string | null, type: string): string =>
