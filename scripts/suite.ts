@@ -1,5 +1,5 @@
 // Starts the whole suite as separate processes: the database (embedded unless
-// DATABASE_URL is given), records, then the gateway. Used by `pnpm start`,
+// DATABASE_URL is given), records, search, reports, media, then the gateway. Used by `pnpm start`,
 // the e2e tests and the benchmark.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -18,9 +18,10 @@ export type SuiteOptions = {
   recordsPort?: number;
   searchPort?: number;
   reportsPort?: number;
+  mediaPort?: number;
   env?: Record<string, string>;
   /** Fixed /metrics ports; free ones are picked otherwise. */
-  metricsPorts?: { gateway?: number; records?: number; search?: number; reports?: number };
+  metricsPorts?: { gateway?: number; records?: number; search?: number; reports?: number; media?: number };
   /** Where the services' logs go; 'inherit' shows them on this terminal. */
   logs?: 'inherit' | 'ignore' | string;
   onProgress?: (message: string) => void;
@@ -31,8 +32,9 @@ export type Suite = {
   databaseUrl: string;
   recordsAddress: string;
   reportsAddress: string;
+  mediaAddress: string;
   demoPrivateKey: string;
-  processes: { records: ChildProcess; reports: ChildProcess; search: ChildProcess; gateway: ChildProcess };
+  processes: { records: ChildProcess; reports: ChildProcess; search: ChildProcess; media: ChildProcess; gateway: ChildProcess };
   stop: () => Promise<void>;
 };
 
@@ -123,13 +125,15 @@ export async function startSuite(options: SuiteOptions = {}): Promise<Suite> {
     const recordsPort = options.recordsPort ?? (await freePort());
     const gatewayPort = options.gatewayPort ?? (await freePort());
     const recordsAddress = `127.0.0.1:${recordsPort}`;
+    const mediaPort = options.mediaPort ?? (await freePort());
+    const mediaAddress = `127.0.0.1:${mediaPort}`;
     const common = { DATABASE_URL: databaseUrl, ...options.env };
 
     progress('starting records');
-    const metricsPort = (name: 'gateway' | 'records' | 'search' | 'reports') => String(options.metricsPorts?.[name] ?? 0);
+    const metricsPort = (name: 'gateway' | 'records' | 'search' | 'reports' | 'media') => String(options.metricsPorts?.[name] ?? 0);
     const records = spawnService(
       'records',
-      { ...common, GRPC_HOST: '127.0.0.1', GRPC_PORT: String(recordsPort), METRICS_PORT: metricsPort('records') },
+      { ...common, GRPC_HOST: '127.0.0.1', GRPC_PORT: String(recordsPort), METRICS_PORT: metricsPort('records'), MEDIA_ADDR: mediaAddress },
       options.logs,
     );
     started.push(records);
@@ -151,10 +155,17 @@ export async function startSuite(options: SuiteOptions = {}): Promise<Suite> {
       options.logs,
     );
     started.push(reports);
+    progress('starting media');
+    const media = spawnService(
+      'media',
+      { REX_DATA_DIR: dataDir, ...common, GRPC_HOST: '127.0.0.1', GRPC_PORT: String(mediaPort), METRICS_PORT: metricsPort('media') },
+      options.logs,
+    );
+    started.push(media);
     progress('starting gateway');
     const gateway = spawnService(
       'gateway',
-      { ...common, GATEWAY_PORT: String(gatewayPort), RECORDS_ADDR: recordsAddress, SEARCH_ADDR: searchAddress, REPORTS_ADDR: reportsAddress, METRICS_PORT: metricsPort('gateway') },
+      { ...common, GATEWAY_PORT: String(gatewayPort), RECORDS_ADDR: recordsAddress, SEARCH_ADDR: searchAddress, REPORTS_ADDR: reportsAddress, MEDIA_ADDR: mediaAddress, METRICS_PORT: metricsPort('gateway') },
       options.logs,
     );
     started.push(gateway);
@@ -163,6 +174,7 @@ export async function startSuite(options: SuiteOptions = {}): Promise<Suite> {
       waitFor('records', () => grpcServing(recordsAddress, 'records.v1.RecordsService'), records),
       waitFor('search', () => grpcServing(searchAddress, 'search.v1.SearchService'), search),
       waitFor('reports', () => grpcServing(reportsAddress, 'reports.v1.ReportsService'), reports),
+      waitFor('media', () => grpcServing(mediaAddress, 'media.v1.MediaService'), media),
       waitFor('gateway', async () => (await fetch(`${gatewayUrl}/readyz`)).ok, gateway),
     ]);
 
@@ -174,12 +186,13 @@ export async function startSuite(options: SuiteOptions = {}): Promise<Suite> {
       databaseUrl,
       recordsAddress,
       reportsAddress,
+      mediaAddress,
       demoPrivateKey,
-      processes: { records, reports, search, gateway },
+      processes: { records, reports, search, media, gateway },
       async stop() {
         rmSync(suiteFile, { force: true });
         await stopChild(gateway);
-        await Promise.all([stopChild(records), stopChild(search), stopChild(reports)]);
+        await Promise.all([stopChild(records), stopChild(search), stopChild(reports), stopChild(media)]);
         await embedded?.stop();
       },
     };

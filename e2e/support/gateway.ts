@@ -37,6 +37,7 @@ export async function startGateway(config: Record<string, unknown>, env: Record<
       DATABASE_URL: inject('databaseUrl'),
       RECORDS_ADDR: inject('recordsAddress'),
       REPORTS_ADDR: inject('reportsAddress'),
+      MEDIA_ADDR: inject('mediaAddress'),
       GATEWAY_PORT: String(port),
       METRICS_PORT: '0',
       REX_CONFIG: configFile,

@@ -20,6 +20,8 @@ declare module 'vitest' {
     recordsMetricsUrl: string;
     reportsMetricsUrl: string;
     reportsAddress: string;
+    mediaAddress: string;
+    dataDir: string;
   }
 }
 
@@ -46,6 +48,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
       AUTH_CACHE_TTL_MS: '0',
       REFERENCE_CACHE_TTL_MS: '0',
       PROJECTOR_IDLE_MS: '20',
+      MEDIA_SWEEP_INTERVAL_MS: '200',
     },
     metricsPorts: { gateway: gatewayMetricsPort, records: recordsMetricsPort, reports: reportsMetricsPort },
   });
@@ -58,6 +61,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide('recordsMetricsUrl', `http://127.0.0.1:${recordsMetricsPort}/metrics`);
   project.provide('reportsMetricsUrl', `http://127.0.0.1:${reportsMetricsPort}/metrics`);
   project.provide('reportsAddress', suite.reportsAddress);
+  project.provide('mediaAddress', suite.mediaAddress);
+  project.provide('dataDir', dataDir);
 
   return async () => {
     await suite.stop();

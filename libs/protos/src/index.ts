@@ -4,15 +4,17 @@ import { LOADER_OPTIONS, PROTO_FILES } from './options.ts';
 import type { ProtoGrpcType as RecordsProto } from './generated/records_service.ts';
 import type { ProtoGrpcType as SearchProto } from './generated/search_service.ts';
 import type { ProtoGrpcType as ReportsProto } from './generated/reports_service.ts';
+import type { ProtoGrpcType as MediaProto } from './generated/media_service.ts';
 
 export { LOADER_OPTIONS, PROTO_FILES, PROTOS_DIR } from './options.ts';
 
 const definition = protoLoader.loadSync(PROTO_FILES, { ...LOADER_OPTIONS, includeDirs: [...LOADER_OPTIONS.includeDirs] });
-const loaded = grpc.loadPackageDefinition(definition) as unknown as RecordsProto & SearchProto & ReportsProto;
+const loaded = grpc.loadPackageDefinition(definition) as unknown as RecordsProto & SearchProto & ReportsProto & MediaProto;
 
 export const recordsV1 = loaded.records.v1;
 export const searchV1 = loaded.search.v1;
 export const reportsV1 = loaded.reports.v1;
+export const mediaV1 = loaded.media.v1;
 
 export type { AuthContext } from './generated/common/v1/AuthContext.ts';
 export type { AuthContext__Output } from './generated/common/v1/AuthContext.ts';
@@ -77,3 +79,14 @@ export type { GetSurveyResponse, GetSurveyResponse__Output } from './generated/r
 export type { CreateSurveyResponse, CreateSurveyResponse__Output } from './generated/records/v1/CreateSurveyResponse.ts';
 export type { UpdateSurveyResponse, UpdateSurveyResponse__Output } from './generated/records/v1/UpdateSurveyResponse.ts';
 export type { AddSurveyAttributeResponse, AddSurveyAttributeResponse__Output } from './generated/records/v1/AddSurveyAttributeResponse.ts';
+export type { MediaServiceClient, MediaServiceHandlers } from './generated/media/v1/MediaService.ts';
+export type { UploadRequest, UploadRequest__Output } from './generated/media/v1/UploadRequest.ts';
+export type { UploadHeader, UploadHeader__Output } from './generated/media/v1/UploadHeader.ts';
+export type { QueuedFile, QueuedFile__Output } from './generated/media/v1/QueuedFile.ts';
+export type { ReserveRequest, ReserveRequest__Output } from './generated/media/v1/ReserveRequest.ts';
+export type { ReserveResponse, ReserveResponse__Output } from './generated/media/v1/ReserveResponse.ts';
+export type { ReservedFile, ReservedFile__Output } from './generated/media/v1/ReservedFile.ts';
+export type { ClaimRequest, ClaimRequest__Output } from './generated/media/v1/ClaimRequest.ts';
+export type { ClaimResponse, ClaimResponse__Output } from './generated/media/v1/ClaimResponse.ts';
+export type { DownloadRequest, DownloadRequest__Output } from './generated/media/v1/DownloadRequest.ts';
+export type { DownloadChunk, DownloadChunk__Output } from './generated/media/v1/DownloadChunk.ts';

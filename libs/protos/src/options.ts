@@ -22,6 +22,7 @@ export const PROTO_FILES = [
   'records/v1/records_service.proto',
   'search/v1/search_service.proto',
   'reports/v1/reports_service.proto',
+  'media/v1/media_service.proto',
   'google/rpc/status.proto',
   'google/rpc/error_details.proto',
 ];

@@ -90,6 +90,9 @@ export const DEVELOPMENT_CONFIG = fileURLToPath(new URL('../../../config/develop
 
 export class RestConfigError extends Error {}
 
+/** The media queue's size limit when `media_queue.max_upload_size` is not set: phone photos are large. */
+export const DEFAULT_MAX_UPLOAD_SIZE = 8 * 1024 * 1024;
+
 /** Reads and validates the REST configuration file; every problem names its key. */
 export function loadRestConfig(path: string = DEVELOPMENT_CONFIG): RestConfig {
   let raw: unknown;

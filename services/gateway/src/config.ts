@@ -10,6 +10,8 @@ export const GatewayEnv = CommonEnv.extend({
   REPORT_DEADLINE_MS: z.coerce.number().int().min(1).default(120_000).describe('deadline of a report run (large outputs stream)'),
   SEARCH_ADDR: z.string().default('127.0.0.1:50053').describe('search service address, host:port'),
   SEARCH_DEADLINE_MS: z.coerce.number().int().min(1).default(60_000).describe('deadline of a search forward (the index may be slow)'),
+  MEDIA_ADDR: z.string().default('127.0.0.1:50054').describe('media service address, host:port'),
+  UPLOAD_DEADLINE_MS: z.coerce.number().int().min(1).default(120_000).describe('deadline of one file upload or download (slow mobile connections)'),
   GRPC_DEADLINE_MS: z.coerce.number().int().min(1).default(5_000).describe('deadline of every call to a backend'),
   BODY_LIMIT: z.string().default('1mb').describe('largest JSON body accepted'),
   TRUSTED_PROXIES: z.string().default('loopback').describe('proxies whose X-Forwarded-* headers are believed (Express trust proxy syntax)'),

@@ -11,6 +11,8 @@ import { jwtClient } from './auth/jwt-client.ts';
 import { jwtUser } from './auth/jwt-user.ts';
 import { createReportsClient } from './clients/reports.ts';
 import { createSearchClient } from './clients/search.ts';
+import { createMediaClient } from './clients/media.ts';
+import { mediaQueueRoutes } from './routes/media-queue.ts';
 import { exchangeRoutes } from './routes/exchange.ts';
 import { reportRoutes } from './routes/reports.ts';
 import { locationRoutes } from './routes/locations.ts';
@@ -34,6 +36,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger, restCo
   const records = createRecordsClient(config.RECORDS_ADDR, config.GRPC_DEADLINE_MS);
   const search = createSearchClient(config.SEARCH_ADDR, config.SEARCH_DEADLINE_MS);
   const reports = createReportsClient(config.REPORTS_ADDR, config.GRPC_DEADLINE_MS, config.REPORT_DEADLINE_MS);
+  const media = createMediaClient(config.MEDIA_ADDR, config.UPLOAD_DEADLINE_MS);
 
   let stopping = false;
   let databaseReachable = true;
@@ -62,6 +65,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger, restCo
       ...occurrenceRoutes(records),
       ...locationRoutes(records),
       ...surveyRoutes(records),
+      ...mediaQueueRoutes(restConfig, media),
       ...reportRoutes(reports),
       ...exchangeRoutes(reports, restConfig.user_id ?? ''),
       ...searchRoutes(restConfig, search),
@@ -97,6 +101,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger, restCo
       records.close();
       search.close();
       reports.close();
+      media.close();
       await pool.end();
     },
   };

@@ -1,0 +1,99 @@
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { OTHER_USER, SECOND_WEBSITE, dbQuery, services, setUpWorld, token } from './support/world.ts';
+
+let demoToken: string;
+
+/** A small but real JPEG header followed by filler: file-type recognises it by its first bytes. */
+export function jpeg(size = 2048): Buffer {
+  const file = Buffer.alloc(size, 0x20);
+  Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01]).copy(file);
+  file[size - 2] = 0xff;
+  file[size - 1] = 0xd9;
+  return file;
+}
+
+/** Uploads files as a browser form would, field by field. */
+export async function upload(files: [field: string, content: Buffer, filename: string, type?: string][], authToken: string) {
+  const form = new FormData();
+  for (const [field, content, filename, type] of files) form.append(field, new Blob([content], { type: type ?? 'application/octet-stream' }), filename);
+  const response = await fetch(`${services()}/media-queue`, { method: 'POST', body: form, headers: { Authorization: `Bearer ${authToken}` } });
+  const text = await response.text();
+  return { status: response.status, body: text ? JSON.parse(text) : undefined, text };
+}
+
+/** What the queue holds: its rows and the files (complete or partial) on the local volume. */
+async function queueContents() {
+  const [{ count }] = await dbQuery<{ count: string }>('SELECT count(*)::text AS count FROM media.files');
+  const files = (readdirSync(join(inject('dataDir'), 'media'), { recursive: true }) as string[]).filter((path) => /\.(jpg|pdf|part)$/.test(path));
+  return { rows: Number(count), files: files.length };
+}
+
+beforeAll(async () => {
+  await setUpWorld();
+  demoToken = await token();
+});
+
+describe('media queue', () => {
+  it('when files are uploaded, then each is queued under its field and can be read back by its website only', async () => {
+    const photo = jpeg(50_000);
+    const answer = await upload(
+      [
+        ['photo', photo, 'holiday.jpg', 'image/jpeg'],
+        ['file[]', jpeg(3000), 'a.jpg'],
+        ['file[]', Buffer.from('%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj\n', 'latin1'), 'notes.pdf', 'application/pdf'],
+      ],
+      demoToken,
+    );
+    expect(answer.status, answer.text).toBe(200);
+    expect(Object.keys(answer.body)).toEqual(['photo', 'file[0]', 'file[1]']);
+    expect(answer.body.photo.name).toMatch(/^\d{2}\/\d{2}\/\d{2}\/[0-9a-f]{24}\.jpg$/);
+    expect(answer.body['file[1]'].name).toMatch(/\.pdf$/);
+    expect(answer.body.photo.tempPath).toBe(`${services()}/media-queue/${answer.body.photo.name}`);
+
+    const read = await fetch(answer.body.photo.tempPath, { headers: { Authorization: `Bearer ${demoToken}` } });
+    expect(read.status).toBe(200);
+    expect(read.headers.get('content-type')).toBe('image/jpeg');
+    expect(Buffer.from(await read.arrayBuffer()).equals(photo)).toBe(true);
+
+    const elsewhere = await fetch(answer.body.photo.tempPath, { headers: { Authorization: `Bearer ${await token({ key: 'second', userId: SECOND_WEBSITE.userId })}` } });
+    expect(elsewhere.status).toBe(404);
+    expect(await elsewhere.json()).toMatchObject({ code: 404 });
+  });
+
+  it('when a file is not of an allowed type by its content, then it is refused with 415 whatever its name says', async () => {
+    const before = await queueContents();
+    const answer = await upload([['photo', Buffer.from('<?php system($_GET["c"]); ?>'), 'innocent.jpg', 'image/jpeg']], demoToken);
+    expect(answer.status).toBe(415);
+    expect(await queueContents()).toEqual(before);
+    expect(answer.body).toEqual({ code: 415, status: 'Unsupported Media Type', message: { photo: 'The file is not one of the allowed types.' } });
+  });
+
+  it('when a file is over the size limit, then it is refused with 413 and nothing is queued', async () => {
+    const before = await queueContents();
+    const answer = await upload([['photo', jpeg(8 * 1024 * 1024 + 10), 'huge.jpg']], demoToken);
+    expect(answer.status).toBe(413);
+    expect(await queueContents()).toEqual(before);
+    expect(answer.body).toEqual({ code: 413, status: 'Payload Too Large', message: { photo: 'The file size exceeds the maximum allowed.' } });
+  });
+
+  it('when the body is not a multipart form or holds no file, then the answer is a JSON error', async () => {
+    const json = await fetch(`${services()}/media-queue`, { method: 'POST', body: '{}', headers: { Authorization: `Bearer ${demoToken}`, 'Content-Type': 'application/json' } });
+    expect(json.status).toBe(415);
+    expect((await json.json()).code).toBe(415);
+    const form = new FormData();
+    form.append('caption', 'no file here');
+    const empty = await fetch(`${services()}/media-queue`, { method: 'POST', body: form, headers: { Authorization: `Bearer ${demoToken}` } });
+    expect(empty.status).toBe(400);
+    expect(await empty.json()).toMatchObject({ code: 400, message: { file: 'No file was uploaded.' } });
+  });
+
+  it('when the caller is not authenticated, then the upload is refused with 401', async () => {
+    const form = new FormData();
+    form.append('photo', new Blob([jpeg()]), 'a.jpg');
+    const answer = await fetch(`${services()}/media-queue`, { method: 'POST', body: form });
+    expect(answer.status).toBe(401);
+    expect((await upload([['photo', jpeg(), 'a.jpg']], await token({ userId: OTHER_USER }))).status).toBe(200);
+  });
+});

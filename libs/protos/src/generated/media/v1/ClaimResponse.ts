@@ -1,0 +1,10 @@
+// Original file: media/v1/media_service.proto
+
+
+export interface ClaimResponse {
+  'files'?: (number);
+}
+
+export interface ClaimResponse__Output {
+  'files': (number);
+}

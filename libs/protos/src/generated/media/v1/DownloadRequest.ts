@@ -1,0 +1,13 @@
+// Original file: media/v1/media_service.proto
+
+import type { AuthContext as _common_v1_AuthContext, AuthContext__Output as _common_v1_AuthContext__Output } from '../../common/v1/AuthContext.ts';
+
+export interface DownloadRequest {
+  'auth'?: (_common_v1_AuthContext | null);
+  'name'?: (string);
+}
+
+export interface DownloadRequest__Output {
+  'auth': (_common_v1_AuthContext__Output | null);
+  'name': (string);
+}

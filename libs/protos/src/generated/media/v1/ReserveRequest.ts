@@ -1,0 +1,15 @@
+// Original file: media/v1/media_service.proto
+
+import type { AuthContext as _common_v1_AuthContext, AuthContext__Output as _common_v1_AuthContext__Output } from '../../common/v1/AuthContext.ts';
+
+export interface ReserveRequest {
+  'auth'?: (_common_v1_AuthContext | null);
+  'claimId'?: (string);
+  'names'?: (string)[];
+}
+
+export interface ReserveRequest__Output {
+  'auth': (_common_v1_AuthContext__Output | null);
+  'claimId': (string);
+  'names': (string)[];
+}

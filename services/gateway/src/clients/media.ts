@@ -1,0 +1,28 @@
+import { CHANNEL_OPTIONS, grpc } from '@rex/grpc';
+import { mediaV1, type AuthContext, type DownloadChunk__Output, type MediaServiceClient, type QueuedFile__Output, type UploadRequest } from '@rex/protos';
+
+export type Upload = {
+  /** Where the file's bytes go, in order; `write` answers false when the service wants a pause. */
+  stream: grpc.ClientWritableStream<UploadRequest>;
+  result: Promise<QueuedFile__Output>;
+};
+
+/** The gateway's client of the media service: uploads stream in, downloads stream out. */
+export function createMediaClient(address: string, deadlineMs: number) {
+  const client = new mediaV1.MediaService(address, grpc.credentials.createInsecure(), CHANNEL_OPTIONS) as MediaServiceClient;
+  return {
+    upload(header: { auth: AuthContext; field: string; filename: string; declaredType: string }): Upload {
+      let stream!: grpc.ClientWritableStream<UploadRequest>;
+      const result = new Promise<QueuedFile__Output>((resolve, reject) => {
+        stream = client.Upload({ deadline: Date.now() + deadlineMs }, (error, file) => (error ? reject(error) : resolve(file!)));
+      });
+      stream.write({ header });
+      return { stream, result };
+    },
+    download: (auth: AuthContext, name: string): grpc.ClientReadableStream<DownloadChunk__Output> =>
+      client.Download({ auth, name }, { deadline: Date.now() + deadlineMs }),
+    close: () => client.close(),
+  };
+}
+
+export type MediaClient = ReturnType<typeof createMediaClient>;

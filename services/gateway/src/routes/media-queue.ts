@@ -1,0 +1,154 @@
+import type { Request, Response } from 'express';
+import busboy from 'busboy';
+import type { AuthContext, DownloadChunk__Output, QueuedFile__Output } from '@rex/protos';
+import { DEFAULT_MAX_UPLOAD_SIZE, type RestConfig } from '@rex/rest-config';
+import { toAuthContext } from '../auth/caller.ts';
+import type { MediaClient } from '../clients/media.ts';
+import { httpErrorFromGrpc } from '../grpc-errors.ts';
+import { HttpError } from '../http-error.ts';
+import { backend, servicesUrl } from './context.ts';
+import type { Route } from './route.ts';
+
+/** Most files one upload request may carry. */
+const MAX_FILES = 20;
+
+/** The answer's key for a form field: `photo` stays `photo`; `file[]` becomes `file[0]`, `file[1]`, ... */
+function keyNamer(): (field: string) => string {
+  const counts = new Map<string, number>();
+  return (field) => {
+    if (!field.endsWith('[]')) return field || 'file';
+    const base = field.slice(0, -2);
+    const index = counts.get(base) ?? 0;
+    counts.set(base, index + 1);
+    return `${base}[${index}]`;
+  };
+}
+
+/**
+ * Streams each file of a multipart body to the media service as it arrives,
+ * pausing the request whenever the service falls behind, so no file is ever
+ * held whole in memory. Resolves with the queued files by answer key.
+ */
+function receiveFiles(req: Request, media: MediaClient, auth: AuthContext, maxUploadSize: number): Promise<Map<string, QueuedFile__Output>> {
+  return new Promise((resolve, reject) => {
+    let parser: busboy.Busboy;
+    try {
+      // One byte over the limit reaches the media service, which refuses the file as too large.
+      parser = busboy({ headers: req.headers, limits: { fileSize: maxUploadSize + 1, files: MAX_FILES, fields: 100 } });
+    } catch {
+      reject(new HttpError(400, 'The upload must be multipart/form-data with a boundary.'));
+      return;
+    }
+    const keyOf = keyNamer();
+    const uploads: Promise<[string, QueuedFile__Output]>[] = [];
+    let failed = false;
+    const fail = (error: unknown) => {
+      if (failed) return;
+      failed = true;
+      req.unpipe(parser);
+      req.resume();
+      reject(error);
+    };
+    parser.on('file', (field, file, info) => {
+      if (failed) {
+        file.resume();
+        return;
+      }
+      const key = keyOf(field);
+      const upload = media.upload({ auth, field: key, filename: info.filename ?? '', declaredType: info.mimeType ?? '' });
+      file.on('data', (chunk: Buffer) => {
+        if (!upload.stream.write({ data: chunk })) {
+          file.pause();
+          upload.stream.once('drain', () => file.resume());
+        }
+      });
+      file.on('end', () => upload.stream.end());
+      upload.stream.on('error', () => file.resume());
+      const queued = upload.result.then(
+        (file): [string, QueuedFile__Output] => [key, file],
+        (error: unknown) => {
+          file.resume();
+          throw httpErrorFromGrpc(error, 'media') ?? error;
+        },
+      );
+      queued.catch(fail);
+      uploads.push(queued);
+    });
+    parser.on('filesLimit', () => fail(new HttpError(413, `At most ${MAX_FILES} files may be uploaded at once.`)));
+    parser.on('error', () => fail(new HttpError(400, 'The multipart body could not be read.')));
+    parser.on('close', () => {
+      if (failed) return;
+      Promise.all(uploads).then((files) => {
+        if (!files.length) fail(new HttpError(400, { file: 'No file was uploaded.' }));
+        else resolve(new Map(files));
+      }, fail);
+    });
+    req.pipe(parser);
+  });
+}
+
+/** Streams a queued file back: the head gives its type and size, data chunks follow. */
+function pipeFile(stream: ReturnType<MediaClient['download']>, res: Response): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let started = false;
+    let failed = false;
+    stream.on('data', (chunk: DownloadChunk__Output) => {
+      if (chunk.head) {
+        started = true;
+        res.status(200).type(chunk.head.contentType).set('Content-Length', String(chunk.head.size));
+      } else if (chunk.data && !res.write(chunk.data)) {
+        stream.pause();
+        res.once('drain', () => stream.resume());
+      }
+    });
+    stream.on('error', (error) => {
+      failed = true;
+      if (started) {
+        res.destroy(error);
+        resolve();
+      } else reject(httpErrorFromGrpc(error, 'media') ?? error);
+    });
+    stream.on('end', () => {
+      if (failed) return;
+      res.end();
+      resolve();
+    });
+  });
+}
+
+/** {services}/rest/media-queue: upload files to be named by later submissions (`queued`), and read them back. */
+export function mediaQueueRoutes(config: RestConfig, media: MediaClient): Route[] {
+  const maxUploadSize = config.media_queue?.max_upload_size ?? DEFAULT_MAX_UPLOAD_SIZE;
+  return [
+    {
+      resource: 'media-queue',
+      method: 'post',
+      path: '/media-queue',
+      summary: `Upload one or more files (multipart/form-data, any field names, each at most ${maxUploadSize} bytes). Each file's type is decided from its content. The answer gives each file's queued name, which a sample, occurrence or location submission then names in media values.queued.`,
+      responses: {
+        200: 'An object keyed by form field (file[] fields become file[0], file[1], ...): {"name": queued name, "tempPath": URL of the queued file}',
+        400: 'No file, or a body that is not multipart/form-data',
+        413: 'A file over the size limit',
+        415: 'A file whose content is not one of the allowed types',
+      },
+      handler: async (req, res) => {
+        if (!req.is('multipart/form-data')) throw new HttpError(415, 'The upload must be multipart/form-data.');
+        const files = await receiveFiles(req, media, toAuthContext(req.caller!), maxUploadSize);
+        const base = `${servicesUrl(req)}/rest/media-queue`;
+        res.json(Object.fromEntries([...files].map(([key, file]) => [key, { name: file.name, tempPath: `${base}/${file.name}` }])));
+      },
+    },
+    {
+      resource: 'media-queue',
+      method: 'get',
+      path: '/media-queue/*name',
+      summary: "Read back a queued or claimed file uploaded to the caller's website.",
+      parameters: [{ name: 'name', in: 'path', type: 'string', description: 'The queued name, e.g. 26/11/22/0a1b….jpg', required: true }],
+      responses: { 200: 'The file, with its detected content type', 404: 'No such file for this website, or it has expired' },
+      handler: async (req, res) => {
+        const name = ([] as string[]).concat((req.params as { name?: string | string[] }).name ?? []).join('/');
+        await backend('media', pipeFile(media.download(toAuthContext(req.caller!), name), res));
+      },
+    },
+  ];
+}

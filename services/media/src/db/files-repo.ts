@@ -1,0 +1,103 @@
+import { withTransaction, type Pool, type PoolClient } from '@rex/db';
+
+export type FileRow = {
+  name: string;
+  website_id: string;
+  user_id: string | null;
+  content_type: string;
+  media_type: string;
+  size: string;
+  state: 'queued' | 'claimed';
+  expired: boolean;
+  /** Held by a live reservation. */
+  reserved: boolean;
+  claim_id: string | null;
+};
+
+export type NewFile = {
+  name: string;
+  websiteId: string;
+  userId: string | null;
+  field: string;
+  originalName: string;
+  contentType: string;
+  mediaType: string;
+  size: number;
+};
+
+const FILE_COLUMNS = `name, website_id, user_id, content_type, media_type, size, state, expires_on < now() AS expired,
+  coalesce(reserved_until > now(), false) AS reserved, claim_id`;
+
+export async function insertFile(db: Pool, file: NewFile, ttlSeconds: number): Promise<void> {
+  await db.query(
+    `INSERT INTO media.files (name, website_id, user_id, field, original_name, content_type, media_type, size, expires_on)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, now() + make_interval(secs => $9))`,
+    [file.name, file.websiteId, file.userId, file.field, file.originalName, file.contentType, file.mediaType, file.size, ttlSeconds],
+  );
+}
+
+export async function findFile(db: Pool, name: string): Promise<FileRow | undefined> {
+  const { rows } = await db.query<FileRow>(`SELECT ${FILE_COLUMNS} FROM media.files WHERE name = $1`, [name]);
+  return rows[0];
+}
+
+export async function lockFiles(client: PoolClient, names: string[]): Promise<FileRow[]> {
+  const { rows } = await client.query<FileRow>(`SELECT ${FILE_COLUMNS} FROM media.files WHERE name = ANY($1::text[]) ORDER BY name FOR UPDATE`, [names]);
+  return rows;
+}
+
+export async function reserveFiles(client: PoolClient, names: string[], claimId: string, ttlSeconds: number): Promise<void> {
+  await client.query(
+    `UPDATE media.files SET claim_id = $2, reserved_until = now() + make_interval(secs => $3) WHERE name = ANY($1::text[])`,
+    [names, claimId, ttlSeconds],
+  );
+}
+
+/**
+ * Files a confirmation may claim: those of the claim, and those it names that
+ * are still queued and free (its reservation ran out before the confirmation
+ * came, and no one else took them).
+ */
+export async function lockClaimable(client: PoolClient, claimId: string, names: string[]): Promise<{ name: string }[]> {
+  const { rows } = await client.query<{ name: string }>(
+    `SELECT name FROM media.files
+      WHERE state = 'queued' AND (claim_id = $1 OR (name = ANY($2::text[]) AND (reserved_until IS NULL OR reserved_until < now())))
+      ORDER BY name FOR UPDATE`,
+    [claimId, names],
+  );
+  return rows;
+}
+
+export async function markClaimed(client: PoolClient, names: string[], claimId: string): Promise<void> {
+  await client.query(
+    `UPDATE media.files SET state = 'claimed', claimed_on = now(), claim_id = $2, reserved_until = NULL WHERE name = ANY($1::text[])`,
+    [names, claimId],
+  );
+}
+
+export async function releaseClaim(db: Pool, claimId: string): Promise<number> {
+  const { rowCount } = await db.query(`UPDATE media.files SET claim_id = NULL, reserved_until = NULL WHERE claim_id = $1 AND state = 'queued'`, [claimId]);
+  return rowCount ?? 0;
+}
+
+/**
+ * Deletes up to `limit` expired, unclaimed, unreserved uploads: the rows go in
+ * a transaction that commits only after `removeFiles` has deleted the files,
+ * so a row never outlives its file unnoticed. Replicas skip each other's rows.
+ */
+export async function deleteExpired(db: Pool, limit: number, removeFiles: (names: string[]) => Promise<void>): Promise<number> {
+  return withTransaction(db, async (client) => {
+    const { rows } = await client.query<{ name: string }>(
+      `DELETE FROM media.files WHERE name IN (
+         SELECT name FROM media.files
+          WHERE state = 'queued' AND expires_on < now() AND (reserved_until IS NULL OR reserved_until < now())
+          ORDER BY expires_on LIMIT $1 FOR UPDATE SKIP LOCKED)
+       RETURNING name`,
+      [limit],
+    );
+    await removeFiles(rows.map((row) => row.name));
+    return rows.length;
+  });
+}
+
+export { withTransaction };

@@ -1,0 +1,72 @@
+import { DomainError, grpc, invalid, toServiceError, unary } from '@rex/grpc';
+import type { Logger } from '@rex/logger';
+import type {
+  ClaimRequest__Output,
+  ClaimResponse,
+  DownloadChunk,
+  DownloadRequest__Output,
+  MediaServiceHandlers,
+  QueuedFile,
+  ReserveRequest__Output,
+  ReserveResponse,
+  UploadRequest__Output,
+} from '@rex/protos';
+import type { MediaQueue } from '../queue.ts';
+
+const SERVICE = 'media.v1.MediaService';
+
+/** The messages after the header: the file's bytes. */
+async function* fileData(call: AsyncIterable<UploadRequest__Output>): AsyncGenerator<Buffer> {
+  for await (const message of call) {
+    if (message.part !== 'data' || !message.data) throw invalid({ file: 'Only file data may follow the header.' });
+    if (message.data.length) yield message.data;
+  }
+}
+
+function fail(logger: Logger, method: string, error: unknown) {
+  if (!(error instanceof DomainError)) logger.error({ err: error, method }, 'unhandled error in gRPC handler');
+  return toServiceError(error);
+}
+
+export function mediaHandlers(queue: MediaQueue, logger: Logger): MediaServiceHandlers {
+  return {
+    Upload: (call: grpc.ServerReadableStream<UploadRequest__Output, QueuedFile>, callback: grpc.sendUnaryData<QueuedFile>) => {
+      const upload = async () => {
+        const messages = call[Symbol.asyncIterator]();
+        const first = await messages.next();
+        if (first.done || first.value.part !== 'header' || !first.value.header) throw invalid({ file: 'The upload must start with its header.' });
+        const { auth, field, filename } = first.value.header;
+        const rest = { [Symbol.asyncIterator]: () => messages };
+        return queue.upload({ auth, field, filename }, fileData(rest));
+      };
+      upload().then(
+        (file) => callback(null, file),
+        (error: unknown) => callback(fail(logger, 'Upload', error)),
+      );
+    },
+
+    Reserve: unary<ReserveRequest__Output, ReserveResponse>(SERVICE, 'Reserve', logger, (request) =>
+      queue.reserve(request.auth, request.claimId, request.names),
+    ),
+    Confirm: unary<ClaimRequest__Output, ClaimResponse>(SERVICE, 'Confirm', logger, async (request) => ({
+      files: await queue.confirm(request.claimId, request.names),
+    })),
+    Release: unary<ClaimRequest__Output, ClaimResponse>(SERVICE, 'Release', logger, async (request) => ({ files: await queue.release(request.claimId) })),
+
+    Download: (call: grpc.ServerWritableStream<DownloadRequest__Output, DownloadChunk>) => {
+      const download = async () => {
+        const file = await queue.download(call.request.auth, call.request.name);
+        call.write({ head: { contentType: file.contentType, size: file.size } });
+        for await (const chunk of file.content) {
+          if (call.cancelled) {
+            file.content.destroy();
+            return;
+          }
+          if (!call.write({ data: chunk as Buffer })) await new Promise((resolve) => call.once('drain', resolve));
+        }
+        call.end();
+      };
+      download().catch((error: unknown) => call.emit('error', fail(logger, 'Download', error)));
+    },
+  };
+}

@@ -1,0 +1,140 @@
+import { Readable } from 'node:stream';
+import type { Pool } from '@rex/db';
+import { DomainError, forbidden, grpc, invalid, notFound } from '@rex/grpc';
+import type { AuthContext__Output } from '@rex/protos';
+import { SNIFF_BYTES, detectType, isQueuedName, queueKey, queuedName, storedKey, type QueueLimits } from './domain/file-types.ts';
+import { deleteExpired, findFile, insertFile, lockClaimable, lockFiles, markClaimed, releaseClaim, reserveFiles, withTransaction, type FileRow } from './db/files-repo.ts';
+import type { Storage } from './storage/storage.ts';
+
+export type UploadHeader = { auth: AuthContext__Output | null; field: string; filename: string };
+export type Lifetimes = { queueSeconds: number; reserveSeconds: number };
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A refusal of one uploaded file, keyed by its form field as the queue's answer is. */
+const fileError = (field: string, message: string, httpStatus: number) =>
+  new DomainError(grpc.status.INVALID_ARGUMENT, message, [{ field, description: message }], { http_status: String(httpStatus) });
+const tooLarge = (field: string) => fileError(field, 'The file size exceeds the maximum allowed.', 413);
+const notAllowed = (field: string) => fileError(field, 'The file is not one of the allowed types.', 415);
+
+type Who = { websiteId: string; userId: string | null };
+
+function uploader(auth: AuthContext__Output | null): Who {
+  if (!auth || auth.websiteId === '0' || !auth.websiteId) throw forbidden('Uploads need an authenticated website.');
+  return { websiteId: auth.websiteId, userId: auth.entity === 'ENTITY_USER' && auth.userId !== '0' ? auth.userId : null };
+}
+
+/** Why a submission may not claim a queued file, or undefined when it may. */
+function refusal(row: FileRow | undefined, who: Who, claimId: string, name: string): string | undefined {
+  const missing = `Requested file does not exist in the queue: ${name}`;
+  if (!row || row.website_id !== who.websiteId) return missing;
+  if (row.user_id && row.user_id !== who.userId) return missing;
+  if (row.state === 'claimed' || (row.reserved && row.claim_id !== claimId)) return `Requested file has already been used by another record: ${name}`;
+  if (row.expired) return missing;
+  return undefined;
+}
+
+/** The media queue: uploads, claims by submissions, downloads and the expiry of unclaimed files. */
+export function createMediaQueue(db: Pool, storage: Storage, limits: QueueLimits, lifetimes: Lifetimes) {
+  return {
+    /** Checks the file's type from its first bytes, then streams it into the queue, counting its size. */
+    async upload(header: UploadHeader, data: AsyncIterable<Buffer>) {
+      const who = uploader(header.auth);
+      const field = header.field || 'file';
+      const chunks = data[Symbol.asyncIterator]();
+      const head: Buffer[] = [];
+      let size = 0;
+      while (size < SNIFF_BYTES) {
+        const next = await chunks.next();
+        if (next.done) break;
+        head.push(next.value);
+        size += next.value.length;
+        if (size > limits.maxUploadSize) throw tooLarge(field);
+      }
+      const first = Buffer.concat(head);
+      const type = await detectType(first.subarray(0, SNIFF_BYTES), limits.allowedTypes);
+      if (!type) throw notAllowed(field);
+      const name = queuedName(type.extension);
+      async function* content() {
+        yield first;
+        for (let next = await chunks.next(); !next.done; next = await chunks.next()) {
+          size += next.value.length;
+          if (size > limits.maxUploadSize) throw tooLarge(field);
+          yield next.value;
+        }
+      }
+      await storage.write(queueKey(name), Readable.from(content()));
+      try {
+        await insertFile(
+          db,
+          { name, ...who, field, originalName: header.filename, contentType: type.contentType, mediaType: type.mediaType, size },
+          lifetimes.queueSeconds,
+        );
+      } catch (error) {
+        await storage.remove(queueKey(name));
+        throw error;
+      }
+      return { name, contentType: type.contentType, mediaType: type.mediaType, size };
+    },
+
+    /** Holds the named files for one submission; every name must be claimable, or none is held. */
+    async reserve(auth: AuthContext__Output | null, claimId: string, names: string[]) {
+      if (!UUID.test(claimId)) throw invalid({ claim_id: 'Must be a UUID.' });
+      const who = uploader(auth);
+      const unique = [...new Set(names)];
+      return withTransaction(db, async (client) => {
+        const rows = new Map((await lockFiles(client, unique.filter(isQueuedName))).map((row) => [row.name, row]));
+        const refused: Record<string, string> = {};
+        for (const name of unique) {
+          const reason = refusal(rows.get(name), who, claimId, name);
+          if (reason) refused[name] = reason;
+        }
+        if (Object.keys(refused).length) return { files: [], refused };
+        await reserveFiles(client, unique, claimId, lifetimes.reserveSeconds);
+        const files = unique.map((name) => {
+          const row = rows.get(name)!;
+          return { name, mediaType: row.media_type, contentType: row.content_type, size: row.size };
+        });
+        return { files, refused };
+      });
+    },
+
+    /** The submission was saved: its files are claimed and moved into storage. */
+    async confirm(claimId: string, names: string[]) {
+      if (!UUID.test(claimId)) throw invalid({ claim_id: 'Must be a UUID.' });
+      return withTransaction(db, async (client) => {
+        const claimable = (await lockClaimable(client, claimId, names.filter(isQueuedName))).map((row) => row.name);
+        for (const name of claimable) await storage.move(queueKey(name), storedKey(name));
+        if (claimable.length) await markClaimed(client, claimable, claimId);
+        return claimable.length;
+      });
+    },
+
+    async release(claimId: string) {
+      if (!UUID.test(claimId)) throw invalid({ claim_id: 'Must be a UUID.' });
+      return releaseClaim(db, claimId);
+    },
+
+    /** A queued or stored file, to callers of the website it was uploaded to. */
+    async download(auth: AuthContext__Output | null, name: string) {
+      const who = uploader(auth);
+      const row = isQueuedName(name) ? await findFile(db, name) : undefined;
+      if (!row || row.website_id !== who.websiteId || (row.state === 'queued' && row.expired)) throw notFound();
+      const content = await storage.read(row.state === 'queued' ? queueKey(name) : storedKey(name));
+      if (!content) throw notFound();
+      return { contentType: row.content_type, size: Number(row.size), content };
+    },
+
+    /** Deletes expired uploads nobody claimed; returns how many. */
+    async sweep(batch = 100): Promise<number> {
+      let total = 0;
+      for (;;) {
+        const deleted = await deleteExpired(db, batch, (names) => Promise.all(names.map((name) => storage.remove(queueKey(name)))).then(() => undefined));
+        total += deleted;
+        if (deleted < batch) return total;
+      }
+    },
+  };
+}
+
+export type MediaQueue = ReturnType<typeof createMediaQueue>;
