@@ -41,6 +41,18 @@ describe('occurrences on their own', () => {
     });
   });
 
+  it('when an occurrence is read with ?verbose, then a lookup attribute gives its term as value and the term id as raw_value', async () => {
+    const created = await create({ taxa_taxon_list_id: 2, 'occAttr:1': '4', 'occAttr:4': '1' });
+    const read = await api('GET', `/occurrences/${created.body.values.id}?verbose`, { token: demoToken });
+    expect(read.status).toBe(200);
+    expect(read.body.values).toMatchObject({
+      taxon: 'Turdus merula',
+      'occAttr:1': { attribute_id: '1', caption: 'Count', data_type: 'I', multi_value: 'f', value: '4', raw_value: '4', upper_value: null },
+      'occAttr:4': { attribute_id: '4', caption: 'Stage', data_type: 'L', multi_value: 'f', value: 'Adult', raw_value: '1', upper_value: null },
+    });
+    expect(read.body.values['occAttr:4'].value_id).toMatch(/^\d+$/);
+  });
+
   it('when an occurrence is changed, then only the sent values change, attributes are replaced and the ETag moves on', async () => {
     const created = await create({ taxa_taxon_list_id: 1, 'occAttr:1': '1' });
     const id = created.body.values.id;

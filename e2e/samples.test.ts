@@ -123,6 +123,43 @@ describe('GET /samples/:id', () => {
     expect(values.geom).toHaveLength(194);
   });
 
+  it('when ?verbose is given, then each attribute value is an object with its value id, and a multi-value attribute a list of them', async () => {
+    const { body: created } = await createSample(sampleSubmission({ 'smpAttr:2': 'Cloudy', 'smpAttr:6': ['Ann'], 'smpAttr:5': '2026-04-30' }));
+    const id = created.values.id;
+    const plain = await api('GET', `/samples/${id}`, { token: demoToken });
+    expect(plain.body.values).toMatchObject({ 'smpAttr:2': 'Cloudy', 'smpAttr:6': 'Ann' });
+    const stored = await dbQuery<{ id: string; attribute_id: string }>(
+      'SELECT id, attribute_id FROM records.sample_attribute_values WHERE sample_id = $1 ORDER BY attribute_id',
+      [id],
+    );
+    const valueId = (attributeId: string) => stored.find((row) => row.attribute_id === attributeId)!.id;
+
+    const verbose = await api('GET', `/samples/${id}?verbose`, { token: demoToken });
+    expect(verbose.status).toBe(200);
+    expect(verbose.headers.get('etag')).toBe(plain.headers.get('etag'));
+    const { 'smpAttr:2': weather, 'smpAttr:6': observers, 'smpAttr:5': visit, ...fields } = verbose.body.values;
+    const { 'smpAttr:2': _w, 'smpAttr:6': _o, 'smpAttr:5': _v, ...plainFields } = plain.body.values;
+    expect(fields).toEqual(plainFields);
+    expect(weather).toEqual({
+      attribute_id: '2',
+      value_id: valueId('2'),
+      caption: 'Weather',
+      data_type: 'T',
+      multi_value: 'f',
+      value: 'Cloudy',
+      raw_value: 'Cloudy',
+      upper_value: null,
+    });
+    expect(observers).toEqual([expect.objectContaining({ attribute_id: '6', value_id: valueId('6'), caption: 'Observers', multi_value: 't', value: 'Ann' })]);
+    expect(visit).toMatchObject({ attribute_id: '5', data_type: 'D', value: plain.body.values['smpAttr:5'], raw_value: '2026-04-30' });
+
+    const update = await api('PUT', `/samples/${id}`, { token: demoToken, body: { values: { [`smpAttr:6:${observers[0].value_id}`]: 'Bea' } } });
+    expect(update.status, update.text).toBe(200);
+    expect((await api('GET', `/samples/${id}?verbose=1`, { token: demoToken })).body.values['smpAttr:6']).toEqual([
+      expect.objectContaining({ value_id: observers[0].value_id, value: 'Bea' }),
+    ]);
+  });
+
   it('when a lat/long is given, then the geometry is a point', async () => {
     const { body } = await createSample(sampleSubmission({ entered_sref: '51.5, -0.12', entered_sref_system: '4326' }));
     const { body: read } = await api('GET', `/samples/${body.values.id}`, { token: demoToken });

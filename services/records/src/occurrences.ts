@@ -20,6 +20,7 @@ import { updateRow } from './db/sql.ts';
 import {
   ANONYMOUS_USER_ID,
   NOT_A_USER,
+  attributeDetailsForResponse,
   attributeValuesForResponse,
   caller,
   checkStoredValues,
@@ -30,16 +31,22 @@ import {
   stamp,
   toTree,
   type Caller,
+  type RecordRead,
 } from './samples.ts';
 
 const INVALID_SAMPLE = 'Attempt to create occurrence in invalid sample.';
 
-function rowValues(row: OccurrenceRow): Record<string, Value> {
+/** The occurrence's fields, without its custom attribute values. */
+function fieldValues(row: OccurrenceRow): Record<string, Value> {
   const values: Record<string, Value> = {};
   for (const [key, value] of Object.entries(row)) {
     if (key !== 'attribute_values' && key !== 'version') values[key] = value === null ? null : String(value);
   }
-  return Object.assign(values, attributeValuesForResponse('occurrence', row.attribute_values ?? []));
+  return values;
+}
+
+function rowValues(row: OccurrenceRow): Record<string, Value> {
+  return Object.assign(fieldValues(row), attributeValuesForResponse('occurrence', row.attribute_values ?? []));
 }
 
 function replay(earlier: IdempotentSubmission, hash: string): SavedRecord {
@@ -102,11 +109,12 @@ export function createOccurrences(db: Pool, reference: ReferenceData) {
       }
     },
 
-    async get(auth: AuthContext__Output | null, id: string) {
+    async get(auth: AuthContext__Output | null, id: string, verbose = false): Promise<RecordRead> {
       const who = caller(auth);
       const row = await findOccurrence(db, id);
       checkOwner(row, who);
-      return { values: rowValues(row!), version: row!.version };
+      if (!verbose) return { values: rowValues(row!), version: row!.version, attributes: {} };
+      return { values: fieldValues(row!), version: row!.version, attributes: attributeDetailsForResponse('occurrence', row!.attribute_values ?? []) };
     },
 
     async list(auth: AuthContext__Output | null, filters: Record<string, string>, limit: number, offset: number) {

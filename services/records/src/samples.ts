@@ -6,7 +6,7 @@ import { ATTRIBUTE_PREFIX, type AttributeValue, type AttributeValueUpdate } from
 import { readFilters, type Errors } from './domain/fields.ts';
 import { planOccurrence, taxonIds, type OccurrenceChanges } from './domain/occurrences.ts';
 import { displayDate, inheritFromParent, planNewSample, planSampleUpdate, type SampleChanges, type SurveyReference } from './domain/samples.ts';
-import { fromFieldValues, parseInteger, text, toFieldValues, type Value, type Values } from './domain/values.ts';
+import { fromFieldValues, parseInteger, text, toFieldValues, type AttributeDetails, type Value, type Values } from './domain/values.ts';
 import type { ReferenceData } from './db/reference-repo.ts';
 import {
   deleteSampleTree,
@@ -39,6 +39,9 @@ type SamplePlan = {
 
 export type Caller = { websiteId: string; userId: string; scope: string };
 
+/** One record as read: its values, version and, when asked for, its attribute values in detail. */
+export type RecordRead = { values: Record<string, Value>; version: string; attributes: Record<string, AttributeDetails> };
+
 /** The first answer to a submission, for a retry with the same idempotency key and body. */
 function replay(earlier: IdempotentSubmission, hash: string): SavedRecord {
   if (earlier.requestHash !== hash) throw conflict('The Idempotency-Key was already used for a different submission.');
@@ -66,14 +69,18 @@ export function caller(auth: AuthContext__Output | null): Caller {
 
 export const NOT_A_USER = 'Records are read and changed by the users who created them; websites and clients use reports.';
 
-function rowValues(row: SampleRow): Record<string, Value> {
+/** The sample's fields, without its custom attribute values. */
+function fieldValues(row: SampleRow): Record<string, Value> {
   const values: Record<string, Value> = {};
   for (const [key, value] of Object.entries(row)) {
     if (key !== 'owner_website_id' && key !== 'attribute_values' && key !== 'version') values[key] = value === null ? null : String(value);
   }
   values.date = displayDate(row.date_start, row.date_end, row.date_type);
-  Object.assign(values, attributeValuesForResponse('sample', row.attribute_values ?? []));
   return values;
+}
+
+function rowValues(row: SampleRow): Record<string, Value> {
+  return Object.assign(fieldValues(row), attributeValuesForResponse('sample', row.attribute_values ?? []));
 }
 
 /** Media are claimed from the media queue; a name that is not queued is refused. */
@@ -244,13 +251,15 @@ export function createSamples(db: Pool, reference: ReferenceData) {
       }
     },
 
-    async get(auth: AuthContext__Output | null, id: string): Promise<{ values: Record<string, Value>; version: string }> {
+    /** `verbose` answers the custom attribute values in detail, apart from the other values. */
+    async get(auth: AuthContext__Output | null, id: string, verbose = false): Promise<RecordRead> {
       const who = caller(auth);
       const row = await findSample(db, id);
       if (!row || row.deleted === 't' || row.owner_website_id !== who.websiteId) throw notFound();
       if (!who.userId) throw forbidden(NOT_A_USER);
       if (row.created_by_id !== who.userId) throw forbidden('Resource belongs to a different user account.');
-      return { values: rowValues(row), version: row.version };
+      if (!verbose) return { values: rowValues(row), version: row.version, attributes: {} };
+      return { values: fieldValues(row), version: row.version, attributes: attributeDetailsForResponse('sample', row.attribute_values ?? []) };
     },
 
     /**
@@ -345,6 +354,44 @@ export function attributeValuesForResponse(entity: 'sample' | 'occurrence', rows
   const out: Record<string, Value> = {};
   for (const [key, list] of grouped) out[key] = list.length === 1 ? list[0] : list;
   return out;
+}
+
+/** Stored custom attribute values in detail (`?verbose`), as the warehouse's readAttributes gives them. */
+export function attributeDetailsForResponse(entity: 'sample' | 'occurrence', rows: StoredAttributeValue[]): Record<string, AttributeDetails> {
+  const out: Record<string, AttributeDetails> = {};
+  for (const row of rows) {
+    const key = `${ATTRIBUTE_PREFIX[entity]}:${row.attribute_id}`;
+    out[key] ??= { multiValue: row.multi_value, values: [] };
+    out[key].values.push({
+      attribute_id: row.attribute_id,
+      value_id: row.value_id,
+      caption: row.caption,
+      data_type: row.data_type,
+      multi_value: row.multi_value ? 't' : 'f',
+      value: attributeText(row),
+      raw_value: rawAttributeValue(row),
+      upper_value: null, // no attribute takes a range
+    });
+  }
+  return out;
+}
+
+/** The stored value itself: the term id of a lookup, a date as YYYY-MM-DD, a vague date as start#end#type. */
+function rawAttributeValue(row: StoredAttributeValue): string | null {
+  switch (row.data_type as string) {
+    case 'T':
+      return row.text_value;
+    case 'I':
+    case 'B':
+    case 'L':
+      return row.int_value;
+    case 'F':
+      return row.float_value === null ? null : String(row.float_value);
+    case 'D':
+      return row.date_start;
+    default:
+      return `${row.date_start ?? ''}#${row.date_end ?? ''}#${row.date_type ?? ''}`;
+  }
 }
 
 function attributeText(row: StoredAttributeValue): string {

@@ -7,6 +7,7 @@ import type { FieldValue as _common_v1_FieldValue, FieldValue__Output as _common
 import type { TextList as _common_v1_TextList, TextList__Output as _common_v1_TextList__Output } from './common/v1/TextList.ts';
 import type { AddSurveyAttributeRequest as _records_v1_AddSurveyAttributeRequest, AddSurveyAttributeRequest__Output as _records_v1_AddSurveyAttributeRequest__Output } from './records/v1/AddSurveyAttributeRequest.ts';
 import type { AddSurveyAttributeResponse as _records_v1_AddSurveyAttributeResponse, AddSurveyAttributeResponse__Output as _records_v1_AddSurveyAttributeResponse__Output } from './records/v1/AddSurveyAttributeResponse.ts';
+import type { AttributeDetails as _records_v1_AttributeDetails, AttributeDetails__Output as _records_v1_AttributeDetails__Output } from './records/v1/AttributeDetails.ts';
 import type { CreateLocationRequest as _records_v1_CreateLocationRequest, CreateLocationRequest__Output as _records_v1_CreateLocationRequest__Output } from './records/v1/CreateLocationRequest.ts';
 import type { CreateLocationResponse as _records_v1_CreateLocationResponse, CreateLocationResponse__Output as _records_v1_CreateLocationResponse__Output } from './records/v1/CreateLocationResponse.ts';
 import type { CreateOccurrenceRequest as _records_v1_CreateOccurrenceRequest, CreateOccurrenceRequest__Output as _records_v1_CreateOccurrenceRequest__Output } from './records/v1/CreateOccurrenceRequest.ts';
@@ -69,6 +70,7 @@ export interface ProtoGrpcType {
     v1: {
       AddSurveyAttributeRequest: MessageTypeDefinition<_records_v1_AddSurveyAttributeRequest, _records_v1_AddSurveyAttributeRequest__Output>
       AddSurveyAttributeResponse: MessageTypeDefinition<_records_v1_AddSurveyAttributeResponse, _records_v1_AddSurveyAttributeResponse__Output>
+      AttributeDetails: MessageTypeDefinition<_records_v1_AttributeDetails, _records_v1_AttributeDetails__Output>
       CreateLocationRequest: MessageTypeDefinition<_records_v1_CreateLocationRequest, _records_v1_CreateLocationRequest__Output>
       CreateLocationResponse: MessageTypeDefinition<_records_v1_CreateLocationResponse, _records_v1_CreateLocationResponse__Output>
       CreateOccurrenceRequest: MessageTypeDefinition<_records_v1_CreateOccurrenceRequest, _records_v1_CreateOccurrenceRequest__Output>

@@ -32,7 +32,7 @@ export function createRecordsClient(address: string, deadlineMs: number) {
   return {
     createSample: (auth: AuthContext, submission: Submission, idempotencyKey = '') =>
       call<CreateSampleResponse__Output>('CreateSample', { auth, submission, idempotencyKey }),
-    getSample: (auth: AuthContext, id: string) => call<GetSampleResponse__Output>('GetSample', { auth, id }),
+    getSample: (auth: AuthContext, id: string, verbose = false) => call<GetSampleResponse__Output>('GetSample', { auth, id, verbose }),
     listSamples: (auth: AuthContext, filters: Record<string, string>, limit: number, offset: number) =>
       call<ListSamplesResponse__Output>('ListSamples', { auth, filters, limit, offset }),
     updateSample: (auth: AuthContext, id: string, submission: Submission, ifMatch: string[] = []) =>
@@ -40,7 +40,7 @@ export function createRecordsClient(address: string, deadlineMs: number) {
     deleteSample: (auth: AuthContext, id: string, ifMatch: string[] = []) => call<object>('DeleteSample', { auth, id, ifMatch }),
     createOccurrence: (auth: AuthContext, submission: Submission, idempotencyKey = '') =>
       call<CreateOccurrenceResponse__Output>('CreateOccurrence', { auth, submission, idempotencyKey }),
-    getOccurrence: (auth: AuthContext, id: string) => call<GetOccurrenceResponse__Output>('GetOccurrence', { auth, id }),
+    getOccurrence: (auth: AuthContext, id: string, verbose = false) => call<GetOccurrenceResponse__Output>('GetOccurrence', { auth, id, verbose }),
     listOccurrences: (auth: AuthContext, filters: Record<string, string>, limit: number, offset: number) =>
       call<ListOccurrencesResponse__Output>('ListOccurrences', { auth, filters, limit, offset }),
     updateOccurrence: (auth: AuthContext, id: string, submission: Submission, ifMatch: string[] = []) =>

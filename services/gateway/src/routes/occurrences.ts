@@ -14,10 +14,11 @@ export function occurrenceRoutes(records: RecordsClient): Route[] {
         return { rows: page.occurrences, more: page.more };
       },
       create: (auth, submission, key) => records.createOccurrence(auth, submission, key),
-      get: (auth, id) => records.getOccurrence(auth, id),
+      get: (auth, id, verbose) => records.getOccurrence(auth, id, verbose),
       update: (auth, id, submission, ifMatch) => records.updateOccurrence(auth, id, submission, ifMatch),
       remove: (auth, id, ifMatch) => records.deleteOccurrence(auth, id, ifMatch),
     },
+    verbose: true,
     listSummary: "List the authenticated user's occurrences, oldest first; any occurrence field given as a parameter filters by equality.",
     createSummary: "Create an occurrence in one of the authenticated user's samples (values.sample_id).",
     listFilterExample: { name: 'sample_id', in: 'query', type: 'integer', description: 'Only occurrences of this sample (any field works the same way)' },

@@ -56,11 +56,31 @@ function recordId(req: Request): string {
 
 type Values = Record<string, FieldValue__Output>;
 
+/** Custom attributes in detail, keyed as in values: each stored value's fields. */
+type AttributeDetails = Record<string, { multiValue: boolean; values: { values: Values }[] }>;
+
+/** `?verbose`: each attribute's values as objects, a list of them for a multi-value attribute. */
+function verboseAttributes(attributes: AttributeDetails): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, details] of Object.entries(attributes)) {
+    const objects = details.values.map((value) => fromFieldValues(value.values));
+    out[key] = details.multiValue ? objects : objects[0];
+  }
+  return out;
+}
+
+const verboseParameter: Parameter = {
+  name: 'verbose',
+  in: 'query',
+  type: 'string',
+  description: 'When present (any value), each custom attribute value is an object: attribute_id, value_id, caption, data_type, multi_value, value, raw_value, upper_value (a list of them for a multi-value attribute)',
+};
+
 /** How the records service serves one resource. */
 export type RecordCalls = {
   list: (auth: AuthContext, filters: Record<string, string>, limit: number, offset: number) => Promise<{ rows: { values: Values }[]; more: boolean }>;
   create: (auth: AuthContext, submission: Submission, idempotencyKey: string) => Promise<{ saved: SavedRecord__Output | null }>;
-  get: (auth: AuthContext, id: string) => Promise<{ values: Values; version: string }>;
+  get: (auth: AuthContext, id: string, verbose: boolean) => Promise<{ values: Values; version: string; attributes?: AttributeDetails }>;
   update: (auth: AuthContext, id: string, submission: Submission, ifMatch: string[]) => Promise<{ saved: SavedRecord__Output | null }>;
   remove: (auth: AuthContext, id: string, ifMatch: string[]) => Promise<unknown>;
 };
@@ -76,6 +96,8 @@ export function recordResourceRoutes(spec: {
   entity: string;
   noun: string;
   calls: RecordCalls;
+  /** GET of one record takes `?verbose`: custom attribute values in detail. */
+  verbose?: boolean;
   /** Checks before a create reaches the service. */
   beforeCreate?: (req: Request) => void;
   listSummary: string;
@@ -127,17 +149,18 @@ export function recordResourceRoutes(spec: {
       method: 'get',
       path: `/${resource}/:id`,
       summary: `Read one of the authenticated user's ${resource}.`,
-      parameters: [idParameter],
+      parameters: spec.verbose ? [idParameter, verboseParameter] : [idParameter],
       responses: { 200: `The ${noun}: values holds every field as a string or null; ETag its version`, 304: 'Not modified (If-None-Match)', 403: `Another user's ${noun}`, 404: `No such ${noun}` },
       handler: async (req, res) => {
-        const { values, version } = await backend('records', calls.get(auth(req), recordId(req)));
+        const verbose = Boolean(spec.verbose) && req.query.verbose !== undefined;
+        const { values, version, attributes } = await backend('records', calls.get(auth(req), recordId(req), verbose));
         res.set('ETag', etag(version));
         const held = entityTags(req.get('if-none-match'));
         if (held.includes(version) || held.includes('*')) {
           res.status(304).end();
           return;
         }
-        res.json({ values: fromFieldValues(values) });
+        res.json({ values: { ...fromFieldValues(values), ...verboseAttributes(attributes ?? {}) } });
       },
     },
     {

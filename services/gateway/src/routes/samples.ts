@@ -24,11 +24,12 @@ export function sampleRoutes(records: RecordsClient): Route[] {
         return { rows: page.samples, more: page.more };
       },
       create: (auth, submission, key) => records.createSample(auth, submission, key),
-      get: (auth, id) => records.getSample(auth, id),
+      get: (auth, id, verbose) => records.getSample(auth, id, verbose),
       update: (auth, id, submission, ifMatch) => records.updateSample(auth, id, submission, ifMatch),
       remove: (auth, id, ifMatch) => records.deleteSample(auth, id, ifMatch),
     },
     beforeCreate: requireUserForPost,
+    verbose: true,
     listSummary:
       "List the authenticated user's samples (in this website, or in every website with scope=user), oldest first; " +
       'any sample field given as a parameter filters by equality.',

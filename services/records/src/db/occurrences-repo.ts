@@ -14,7 +14,8 @@ const OCCURRENCE_SELECT = `
          CASE WHEN o.deleted THEN 't' ELSE 'f' END AS deleted,
          t.taxon, t.preferred_taxon, t.default_common_name, t.taxon_group, t.external_key AS taxa_taxon_list_external_key,
          o.xmin::text AS version,
-         (SELECT json_agg(json_build_object('attribute_id', v.attribute_id::text, 'data_type', a.data_type, 'text_value', v.text_value,
+         (SELECT json_agg(json_build_object('attribute_id', v.attribute_id::text, 'value_id', v.id::text, 'caption', a.caption,
+                 'data_type', a.data_type, 'multi_value', a.multi_value, 'text_value', v.text_value,
                  'int_value', v.int_value::text, 'float_value', v.float_value, 'date_start', v.date_start, 'date_end', v.date_end,
                  'date_type', v.date_type, 'term', at.term) ORDER BY v.attribute_id, v.id)
             FROM records.occurrence_attribute_values v

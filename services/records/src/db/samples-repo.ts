@@ -14,7 +14,8 @@ const SAMPLE_SELECT = `
          s.recorder_names, s.parent_id, s.input_form, s.group_id, s.privacy_precision, s.record_status,
          s.verified_by_id, ${iso('s.verified_on')} AS verified_on, s.licence_id,
          s.centroid_lat AS lat, s.centroid_lon AS lon, s.website_id AS owner_website_id, s.xmin::text AS version,
-         (SELECT json_agg(json_build_object('attribute_id', v.attribute_id::text, 'data_type', a.data_type, 'text_value', v.text_value,
+         (SELECT json_agg(json_build_object('attribute_id', v.attribute_id::text, 'value_id', v.id::text, 'caption', a.caption,
+                 'data_type', a.data_type, 'multi_value', a.multi_value, 'text_value', v.text_value,
                  'int_value', v.int_value::text, 'float_value', v.float_value, 'date_start', v.date_start, 'date_end', v.date_end,
                  'date_type', v.date_type, 'term', t.term) ORDER BY v.attribute_id, v.id)
             FROM records.sample_attribute_values v
@@ -42,7 +43,10 @@ export async function findSample(db: Pool, id: string): Promise<SampleRow | unde
 
 export type StoredAttributeValue = {
   attribute_id: string;
+  value_id: string;
+  caption: string;
   data_type: AttributeValue['dateType'] & string;
+  multi_value: boolean;
   text_value: string | null;
   int_value: string | null;
   float_value: number | null;

@@ -21,6 +21,17 @@ export function toFieldValues(values: Record<string, Value | undefined>): Record
   return out;
 }
 
+/** One custom attribute's stored values in detail (`?verbose`): each value's fields. */
+export type AttributeDetails = { multiValue: boolean; values: Record<string, Value>[] };
+
+export function toAttributeDetails(details: Record<string, AttributeDetails>) {
+  const out: Record<string, { multiValue: boolean; values: { values: Record<string, FieldValue> }[] }> = {};
+  for (const [key, { multiValue, values }] of Object.entries(details)) {
+    out[key] = { multiValue, values: values.map((value) => ({ values: toFieldValues(value) })) };
+  }
+  return out;
+}
+
 /** The value as one trimmed text, or undefined when absent, null or empty. */
 export function text(values: Values, key: string): string | undefined {
   const value = values[key];

@@ -13,7 +13,7 @@ import type {
   UpdateOccurrenceRequest__Output,
   UpdateOccurrenceResponse,
 } from '@rex/protos';
-import { toFieldValues } from '../domain/values.ts';
+import { toAttributeDetails, toFieldValues } from '../domain/values.ts';
 import type { Occurrences } from '../occurrences.ts';
 
 const SERVICE = 'records.v1.RecordsService';
@@ -31,8 +31,8 @@ export function occurrenceHandlers(occurrences: Occurrences, logger: Logger): Oc
       saved: await occurrences.create(request.auth, request.submission, request.idempotencyKey),
     })),
     GetOccurrence: unary<GetOccurrenceRequest__Output, GetOccurrenceResponse>(SERVICE, 'GetOccurrence', logger, async (request) => {
-      const occurrence = await occurrences.get(request.auth, recordId(request.id));
-      return { values: toFieldValues(occurrence.values), version: occurrence.version };
+      const occurrence = await occurrences.get(request.auth, recordId(request.id), request.verbose);
+      return { values: toFieldValues(occurrence.values), version: occurrence.version, attributes: toAttributeDetails(occurrence.attributes) };
     }),
     ListOccurrences: unary<ListOccurrencesRequest__Output, ListOccurrencesResponse>(SERVICE, 'ListOccurrences', logger, async (request) => {
       const limit = Math.min(Math.max(request.limit || 100, 1), 1000);

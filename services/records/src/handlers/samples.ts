@@ -13,7 +13,7 @@ import type {
   UpdateSampleRequest__Output,
   UpdateSampleResponse,
 } from '@rex/protos';
-import { toFieldValues } from '../domain/values.ts';
+import { toAttributeDetails, toFieldValues } from '../domain/values.ts';
 import type { Samples } from '../samples.ts';
 
 const SERVICE = 'records.v1.RecordsService';
@@ -32,8 +32,8 @@ export function sampleHandlers(
       saved: await samples.create(request.auth, request.submission, request.idempotencyKey),
     })),
     GetSample: unary<GetSampleRequest__Output, GetSampleResponse>(SERVICE, 'GetSample', logger, async (request) => {
-      const sample = await samples.get(request.auth, recordId(request.id));
-      return { values: toFieldValues(sample.values), version: sample.version };
+      const sample = await samples.get(request.auth, recordId(request.id), request.verbose);
+      return { values: toFieldValues(sample.values), version: sample.version, attributes: toAttributeDetails(sample.attributes) };
     }),
     ListSamples: unary<ListSamplesRequest__Output, ListSamplesResponse>(SERVICE, 'ListSamples', logger, async (request) => {
       const limit = Math.min(Math.max(request.limit || 100, 1), 1000);

@@ -6,9 +6,11 @@ import type { Long } from '@grpc/proto-loader';
 export interface GetSampleRequest {
   'auth'?: (_common_v1_AuthContext | null);
   'id'?: (number | string | Long);
+  'verbose'?: (boolean);
 }
 
 export interface GetSampleRequest__Output {
   'auth': (_common_v1_AuthContext__Output | null);
   'id': (string);
+  'verbose': (boolean);
 }
