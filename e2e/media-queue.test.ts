@@ -1,27 +1,10 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { jpeg, upload } from './support/media.ts';
 import { OTHER_USER, SECOND_WEBSITE, dbQuery, services, setUpWorld, token } from './support/world.ts';
 
 let demoToken: string;
-
-/** A small but real JPEG header followed by filler: file-type recognises it by its first bytes. */
-export function jpeg(size = 2048): Buffer {
-  const file = Buffer.alloc(size, 0x20);
-  Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01]).copy(file);
-  file[size - 2] = 0xff;
-  file[size - 1] = 0xd9;
-  return file;
-}
-
-/** Uploads files as a browser form would, field by field. */
-export async function upload(files: [field: string, content: Buffer, filename: string, type?: string][], authToken: string) {
-  const form = new FormData();
-  for (const [field, content, filename, type] of files) form.append(field, new Blob([content], { type: type ?? 'application/octet-stream' }), filename);
-  const response = await fetch(`${services()}/media-queue`, { method: 'POST', body: form, headers: { Authorization: `Bearer ${authToken}` } });
-  const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : undefined, text };
-}
 
 /** What the queue holds: its rows and the files (complete or partial) on the local volume. */
 async function queueContents() {
@@ -81,7 +64,7 @@ describe('media queue', () => {
   it('when the body is not a multipart form or holds no file, then the answer is a JSON error', async () => {
     const json = await fetch(`${services()}/media-queue`, { method: 'POST', body: '{}', headers: { Authorization: `Bearer ${demoToken}`, 'Content-Type': 'application/json' } });
     expect(json.status).toBe(415);
-    expect((await json.json()).code).toBe(415);
+    expect(((await json.json()) as { code: number }).code).toBe(415);
     const form = new FormData();
     form.append('caption', 'no file here');
     const empty = await fetch(`${services()}/media-queue`, { method: 'POST', body: form, headers: { Authorization: `Bearer ${demoToken}` } });

@@ -90,3 +90,14 @@ export type { ClaimRequest, ClaimRequest__Output } from './generated/media/v1/Cl
 export type { ClaimResponse, ClaimResponse__Output } from './generated/media/v1/ClaimResponse.ts';
 export type { DownloadRequest, DownloadRequest__Output } from './generated/media/v1/DownloadRequest.ts';
 export type { DownloadChunk, DownloadChunk__Output } from './generated/media/v1/DownloadChunk.ts';
+export type { MediaParent } from './generated/records/v1/MediaParent.ts';
+export type { CreateMediumRequest__Output } from './generated/records/v1/CreateMediumRequest.ts';
+export type { CreateMediumResponse, CreateMediumResponse__Output } from './generated/records/v1/CreateMediumResponse.ts';
+export type { GetMediumRequest__Output } from './generated/records/v1/GetMediumRequest.ts';
+export type { GetMediumResponse, GetMediumResponse__Output } from './generated/records/v1/GetMediumResponse.ts';
+export type { ListMediaRequest__Output } from './generated/records/v1/ListMediaRequest.ts';
+export type { ListMediaResponse, ListMediaResponse__Output } from './generated/records/v1/ListMediaResponse.ts';
+export type { UpdateMediumRequest__Output } from './generated/records/v1/UpdateMediumRequest.ts';
+export type { UpdateMediumResponse, UpdateMediumResponse__Output } from './generated/records/v1/UpdateMediumResponse.ts';
+export type { DeleteMediumRequest__Output } from './generated/records/v1/DeleteMediumRequest.ts';
+export type { DeleteMediumResponse } from './generated/records/v1/DeleteMediumResponse.ts';

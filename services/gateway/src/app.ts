@@ -7,6 +7,7 @@ import type { Caller } from './auth/caller.ts';
 import { createCors } from './auth/cors.ts';
 import { HttpError, errorBody } from './http-error.ts';
 import { RateLimiter } from './rate-limit.ts';
+import { MEDIA_ALIAS } from './routes/media.ts';
 import type { MethodName, RestConfig } from '@rex/rest-config';
 import { SERVICES_PATH, servicesUrl } from './routes/context.ts';
 import type { Route } from './routes/route.ts';
@@ -121,6 +122,10 @@ export function createApp(options: AppOptions): Express {
   });
 
   app.use(recordDuration);
+  app.use(SERVICES_PATH, (req, _res, next) => {
+    req.url = req.url.replace(MEDIA_ALIAS, '/$1_media');
+    next();
+  });
   const api = apiRouter(options);
   app.use(SERVICES_PATH, serviceRootRouter(options.config, options.routes));
   app.use(`${SERVICES_PATH}/rest/:version`, (req, _res, next) => {

@@ -13,6 +13,7 @@ import { createReportsClient } from './clients/reports.ts';
 import { createSearchClient } from './clients/search.ts';
 import { createMediaClient } from './clients/media.ts';
 import { mediaQueueRoutes } from './routes/media-queue.ts';
+import { mediaRoutes } from './routes/media.ts';
 import { exchangeRoutes } from './routes/exchange.ts';
 import { reportRoutes } from './routes/reports.ts';
 import { locationRoutes } from './routes/locations.ts';
@@ -65,6 +66,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger, restCo
       ...occurrenceRoutes(records),
       ...locationRoutes(records),
       ...surveyRoutes(records),
+      ...mediaRoutes(records),
       ...mediaQueueRoutes(restConfig, media),
       ...reportRoutes(reports),
       ...exchangeRoutes(reports, restConfig.user_id ?? ''),

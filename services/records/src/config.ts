@@ -5,6 +5,9 @@ export const RecordsEnv = CommonEnv.extend({
   GRPC_HOST: z.string().default('0.0.0.0').describe('gRPC listen address'),
   GRPC_PORT: z.coerce.number().int().min(0).max(65535).default(50051).describe('gRPC listen port; 0 picks a free one'),
   REFERENCE_CACHE_TTL_MS: z.coerce.number().int().min(0).default(10_000).describe('how long surveys, attributes and taxa are cached'),
+  MEDIA_ADDR: z.string().optional().describe('media service address, host:port; unset: submissions with media are refused'),
+  GRPC_DEADLINE_MS: z.coerce.number().int().min(1).default(5_000).describe('deadline of every call to the media service'),
+  MEDIA_CONFIRM_INTERVAL_MS: z.coerce.number().int().min(100).default(10_000).describe('how often claims the media service has not confirmed are retried'),
   DB_POOL_MAX: z.coerce.number().int().min(1).default(10).describe('largest number of database connections'),
 });
 

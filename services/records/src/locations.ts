@@ -4,10 +4,14 @@ import type { AuthContext__Output, SavedRecord, Submission__Output } from '@rex/
 import { readFilters, type Errors } from './domain/fields.ts';
 import { planLocation } from './domain/locations.ts';
 import { text, type Value } from './domain/values.ts';
-import { LOCATION_FILTERS, findLocation, insertLocation, listLocations, type LocationRow } from './db/locations-repo.ts';
+import { LOCATION_FILTERS, findLocation, listLocations, type LocationRow } from './db/locations-repo.ts';
+import { deleteMediaOf } from './db/media-repo.ts';
+import { insertNewRecords } from './db/new-records.ts';
+import { planMedium } from './domain/media.ts';
+import type { MediaClaims } from './media-claims.ts';
 import { findIdempotentSubmission, writeOutbox, type IdempotentSubmission } from './db/samples-repo.ts';
 import { updateRow } from './db/sql.ts';
-import { NOT_A_USER, caller, checkVersion, isUniqueViolation, requestHash, stamp, toTree, type Caller } from './samples.ts';
+import { NOT_A_USER, caller, checkVersion, isUniqueViolation, requestHash, savedMedia, stamp, toTree, type Caller } from './samples.ts';
 
 function rowValues(row: LocationRow): Record<string, Value> {
   const values: Record<string, Value> = {};
@@ -16,13 +20,14 @@ function rowValues(row: LocationRow): Record<string, Value> {
 }
 
 function replay(earlier: IdempotentSubmission, hash: string): SavedRecord {
-  const saved = earlier.saved as { tree: { locations?: string[] }; stamp: string; version: string };
+  const saved = earlier.saved as { tree: { locations?: string[]; locationMedia?: Record<string, string[]> }; stamp: string; version: string };
   if (earlier.requestHash !== hash || !saved.tree.locations?.length) throw conflict('The Idempotency-Key was already used for a different submission.');
-  return { entity: 'location', values: stamp(saved.tree.locations[0], saved.stamp), version: saved.version, replayed: true };
+  const id = saved.tree.locations[0];
+  return { entity: 'location', values: stamp(id, saved.stamp), media: savedMedia('location', saved.tree.locationMedia?.[id], saved.stamp), version: saved.version, replayed: true };
 }
 
 /** Locations: the caller's own to change; the caller's own and public ones to read. */
-export function createLocations(db: Pool) {
+export function createLocations(db: Pool, claims: MediaClaims) {
   function checkReadable(row: LocationRow | undefined, who: Caller) {
     if (!row || row.deleted === 't') throw notFound();
     if (row.public === 't') return;
@@ -50,11 +55,19 @@ export function createLocations(db: Pool) {
       const errors: Errors = {};
       if (text(tree.values, 'id') !== undefined) errors['location:id'] = 'Cannot POST with id to update, use PUT instead.';
       const columns = planLocation(tree.values, undefined, errors);
-      if (tree.media.length) errors['location_medium:queued'] = `Requested file does not exist in the queue: ${text(tree.media[0].values, 'queued') ?? ''}`;
+      const media = tree.media.map((medium) => planMedium('location', medium.values, true, errors));
       if (Object.keys(errors).length) throw invalid(errors);
       try {
-        const row = await insertLocation(db, columns, { websiteId: who.websiteId, userId: who.userId }, idempotencyKey ? { key: idempotencyKey, requestHash: hash } : undefined);
-        return { entity: 'location', values: stamp(row.id, row.created_on, row.updated_on), version: row.version };
+        return await claims.withClaim(auth, media, async ({ claimId, columnsOf }) => {
+          const result = await insertNewRecords(
+            { pool: db },
+            { samples: [], occurrences: [], parent: null, locations: [{ columns, media: media.map((medium) => ({ columns: columnsOf(medium) })) }], claimId },
+            { websiteId: who.websiteId, userId: who.userId, createdById: who.userId },
+            idempotencyKey ? { key: idempotencyKey, requestHash: hash } : undefined,
+          );
+          const id = result.locations[0];
+          return { entity: 'location', values: stamp(id, result.stamp), media: savedMedia('location', result.locationMedia[id], result.stamp), version: result.version };
+        });
       } catch (error) {
         if (idempotencyKey && isUniqueViolation(error, 'idempotency_keys_pkey')) {
           const earlier = await findIdempotentSubmission(db, who.websiteId, who.userId, idempotencyKey);
@@ -106,7 +119,9 @@ export function createLocations(db: Pool) {
         checkOwner(stored, who, 'DELETE');
         checkVersion(stored!.version, ifMatch);
         await client.query('UPDATE records.locations SET deleted = true, updated_on = now(), updated_by_id = $2 WHERE id = $1', [id, who.userId]);
-        await writeOutbox(client, [{ entity: 'location', entityId: id, operation: 'delete', websiteId: who.websiteId, surveyId: null, userId: who.userId }]);
+        const media = await deleteMediaOf(client, 'location', [id], who.userId);
+        const event = (entity: string, entityId: string) => ({ entity, entityId, operation: 'delete' as const, websiteId: who.websiteId, surveyId: null, userId: who.userId });
+        await writeOutbox(client, [event('location', id), ...media.map((mediumId) => event('location_medium', mediumId))]);
       });
     },
   };

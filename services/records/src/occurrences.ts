@@ -5,6 +5,9 @@ import { planOccurrence } from './domain/occurrences.ts';
 import { readFilters, type Errors } from './domain/fields.ts';
 import { parseInteger, text, type Value } from './domain/values.ts';
 import { insertNewRecords } from './db/new-records.ts';
+import { deleteMediaOf } from './db/media-repo.ts';
+import { planMedium } from './domain/media.ts';
+import type { MediaClaims } from './media-claims.ts';
 import {
   OCCURRENCE_FILTERS,
   deleteOccurrence,
@@ -28,6 +31,7 @@ import {
   isUniqueViolation,
   requestHash,
   saveAttributeChanges,
+  savedOccurrence,
   stamp,
   toTree,
   type Caller,
@@ -51,13 +55,13 @@ function rowValues(row: OccurrenceRow): Record<string, Value> {
 
 function replay(earlier: IdempotentSubmission, hash: string): SavedRecord {
   if (earlier.requestHash !== hash) throw conflict('The Idempotency-Key was already used for a different submission.');
-  const saved = earlier.saved as { tree: { occurrences?: string[]; samples?: unknown[] }; stamp: string; version: string };
+  const saved = earlier.saved as { tree: { occurrences?: string[]; samples?: unknown[]; occurrenceMedia?: Record<string, string[]> }; stamp: string; version: string };
   if (!saved.tree.occurrences?.length || saved.tree.samples?.length) throw conflict('The Idempotency-Key was already used for a different submission.');
-  return { entity: 'occurrence', values: stamp(saved.tree.occurrences[0], saved.stamp), version: saved.version, replayed: true };
+  return { ...savedOccurrence(saved.tree.occurrences[0], saved.tree.occurrenceMedia, saved.stamp), version: saved.version, replayed: true };
 }
 
 /** Occurrences on their own: created in one of the caller's samples, read and changed by their creator. */
-export function createOccurrences(db: Pool, reference: ReferenceData) {
+export function createOccurrences(db: Pool, reference: ReferenceData, claims: MediaClaims) {
   /** 404 when not there for this website, 400 for non-users' writes, 403 when someone else's. */
   function checkOwner(row: { website_id: string; created_by_id: string; deleted: boolean | string } | undefined, who: Caller, action?: string) {
     if (!row || row.deleted === true || row.deleted === 't' || row.website_id !== who.websiteId) throw notFound();
@@ -90,16 +94,23 @@ export function createOccurrences(db: Pool, reference: ReferenceData) {
       }
       const taxa = await reference.taxa([text(tree.values, 'taxa_taxon_list_id') ?? ''].filter(Boolean).map((id) => String(parseInteger(id) ?? id)));
       const changes = planOccurrence(tree.values, taxa, await attributesOf(who.websiteId, sample.survey_id), true, errors);
-      if (tree.media.length) errors['occurrence_medium:queued'] = `Requested file does not exist in the queue: ${text(tree.media[0].values, 'queued') ?? ''}`;
+      const media = tree.media.map((medium) => planMedium('occurrence', medium.values, true, errors));
       if (Object.keys(errors).length) throw invalid(errors);
       try {
-        const result = await insertNewRecords(
-          { pool: db },
-          { samples: [], occurrences: [{ columns: changes.columns, attributes: changes.attributes }], parent: { sampleId: sample.id, surveyId: sample.survey_id } },
-          { websiteId: who.websiteId, userId: who.userId, createdById: who.userId || ANONYMOUS_USER_ID },
-          key,
-        );
-        return { entity: 'occurrence', values: stamp(result.occurrences[0], result.stamp), version: result.version };
+        return await claims.withClaim(auth, media, async ({ claimId, columnsOf }) => {
+          const result = await insertNewRecords(
+            { pool: db },
+            {
+              samples: [],
+              occurrences: [{ columns: changes.columns, attributes: changes.attributes, media: media.map((medium) => ({ columns: columnsOf(medium) })) }],
+              parent: { sampleId: sample.id, surveyId: sample.survey_id },
+              claimId,
+            },
+            { websiteId: who.websiteId, userId: who.userId, createdById: who.userId || ANONYMOUS_USER_ID },
+            key,
+          );
+          return { ...savedOccurrence(result.occurrences[0], result.occurrenceMedia, result.stamp), version: result.version };
+        });
       } catch (error) {
         if (key && isUniqueViolation(error, 'idempotency_keys_pkey')) {
           const earlier = await findIdempotentSubmission(db, who.websiteId, who.userId, key.key);
@@ -159,7 +170,9 @@ export function createOccurrences(db: Pool, reference: ReferenceData) {
         checkOwner(locked, who, 'DELETE');
         checkVersion(locked!.version, ifMatch);
         await deleteOccurrence(client, id, who.userId);
-        await writeOutbox(client, [{ entity: 'occurrence', entityId: id, operation: 'delete', websiteId: who.websiteId, surveyId: locked!.survey_id, userId: who.userId }]);
+        const media = await deleteMediaOf(client, 'occurrence', [id], who.userId);
+        const event = (entity: string, entityId: string) => ({ entity, entityId, operation: 'delete' as const, websiteId: who.websiteId, surveyId: locked!.survey_id, userId: who.userId });
+        await writeOutbox(client, [event('occurrence', id), ...media.map((mediumId) => event('occurrence_medium', mediumId))]);
       });
     },
   };

@@ -26,16 +26,25 @@ import {
 } from './db/samples-repo.ts';
 import { updateRow } from './db/sql.ts';
 import { insertNewRecords, type NewOccurrence, type NewSample, type SavedSample, type Writer } from './db/new-records.ts';
+import { deleteMediaOf } from './db/media-repo.ts';
+import { MEDIA, planMedium, type MediaKind, type MediumPlan } from './domain/media.ts';
+import type { MediaClaims } from './media-claims.ts';
 
 /** A submission as the domain reads it: values and children. */
 export type Tree = { values: Values; samples: Tree[]; occurrences: Tree[]; media: Tree[] };
 
+type OccurrencePlan = { changes: OccurrenceChanges; media: MediumPlan[] };
+
 type SamplePlan = {
   values: Values;
   changes: SampleChanges;
-  occurrences: { id?: string; changes: OccurrenceChanges }[];
+  occurrences: OccurrencePlan[];
   samples: SamplePlan[];
+  media: MediumPlan[];
 };
+
+/** A medium's columns once its file is claimed (see media-claims.ts). */
+type ColumnsOf = (plan: MediumPlan) => Record<string, unknown>;
 
 export type Caller = { websiteId: string; userId: string; scope: string };
 
@@ -83,14 +92,15 @@ function rowValues(row: SampleRow): Record<string, Value> {
   return Object.assign(fieldValues(row), attributeValuesForResponse('sample', row.attribute_values ?? []));
 }
 
-/** Media are claimed from the media queue; a name that is not queued is refused. */
-function mediaErrors(entity: 'sample' | 'occurrence', media: Tree[], errors: Errors): void {
-  for (const medium of media) {
-    const key = `${entity}_medium:queued`;
-    if (key in errors) continue;
-    const name = text(medium.values, 'queued');
-    errors[key] = name === undefined ? 'The image file must be supplied.' : `Requested file does not exist in the queue: ${name}`;
-  }
+const planMedia = (kind: MediaKind, media: Tree[], errors: Errors): MediumPlan[] => media.map((medium) => planMedium(kind, medium.values, true, errors));
+
+/** Every new medium of a submission tree: the sample's, its occurrences' and its child samples'. */
+export function treeMedia(tree: Tree, errors: Errors = {}): MediumPlan[] {
+  return [
+    ...planMedia('sample', tree.media, errors),
+    ...tree.occurrences.flatMap((occurrence) => planMedia('occurrence', occurrence.media, errors)),
+    ...tree.samples.flatMap((child) => treeMedia(child, errors)),
+  ];
 }
 
 function surveyIdsOf(tree: Tree, inherited: Values | undefined, ids: Set<string>): void {
@@ -104,24 +114,23 @@ function occurrenceValuesOf(tree: Tree): Values[] {
   return [...tree.occurrences.map((occurrence) => occurrence.values), ...tree.samples.flatMap(occurrenceValuesOf)];
 }
 
-function planOccurrences(tree: Tree, survey: SurveyReference | undefined, taxa: Set<string>, errors: Errors): SamplePlan['occurrences'] {
+function planOccurrences(tree: Tree, survey: SurveyReference | undefined, taxa: Set<string>, errors: Errors): OccurrencePlan[] {
   const definitions = survey?.attributes.occurrence ?? new Map();
   return tree.occurrences.map((occurrence) => {
-    mediaErrors('occurrence', occurrence.media, errors);
     if (text(occurrence.values, 'id') !== undefined) {
       errors['occurrence:id'] = 'Cannot create an occurrence with an id; update it with PUT.';
     }
-    return { changes: planOccurrence(occurrence.values, taxa, definitions, true, errors) };
+    return { changes: planOccurrence(occurrence.values, taxa, definitions, true, errors), media: planMedia('occurrence', occurrence.media, errors) };
   });
 }
 
 function planNewTree(tree: Tree, parent: Values | undefined, surveys: Map<string, SurveyReference>, taxa: Set<string>, errors: Errors): SamplePlan {
   const values = parent ? inheritFromParent(tree.values, parent) : tree.values;
   const changes = planNewSample(values, surveys, errors);
-  mediaErrors('sample', tree.media, errors);
   return {
     values,
     changes,
+    media: planMedia('sample', tree.media, errors),
     occurrences: planOccurrences(tree, changes.survey, taxa, errors),
     samples: tree.samples.map((child) => planNewTree(child, values, surveys, taxa, errors)),
   };
@@ -131,23 +140,39 @@ export function stamp(id: string, created: string, updated: string = created): R
   return toFieldValues({ id, created_on: created, updated_on: updated });
 }
 
-function toNewSample(plan: SamplePlan): NewSample {
+function toNewSample(plan: SamplePlan, columnsOf: ColumnsOf): NewSample {
   return {
     columns: plan.changes.columns,
     attributes: plan.changes.attributes,
-    occurrences: plan.occurrences.map(toNewOccurrence),
-    samples: plan.samples.map(toNewSample),
+    occurrences: plan.occurrences.map((occurrence) => toNewOccurrence(occurrence, columnsOf)),
+    samples: plan.samples.map((child) => toNewSample(child, columnsOf)),
+    media: plan.media.map((medium) => ({ columns: columnsOf(medium) })),
   };
 }
 
-const toNewOccurrence = ({ changes }: SamplePlan['occurrences'][number]): NewOccurrence => ({ columns: changes.columns, attributes: changes.attributes });
+const toNewOccurrence = ({ changes, media }: OccurrencePlan, columnsOf: ColumnsOf): NewOccurrence => ({
+  columns: changes.columns,
+  attributes: changes.attributes,
+  media: media.map((medium) => ({ columns: columnsOf(medium) })),
+});
+
+/** Saved media as children of a write's answer. */
+export const savedMedia = (kind: MediaKind, ids: string[] | undefined, when: string): SavedRecord[] =>
+  (ids ?? []).map((id) => ({ entity: MEDIA[kind].entity, values: stamp(id, when) }));
+
+export const savedOccurrence = (id: string, media: Record<string, string[]> | undefined, when: string): SavedRecord => ({
+  entity: 'occurrence',
+  values: stamp(id, when),
+  media: savedMedia('occurrence', media?.[id], when),
+});
 
 function savedSample(saved: SavedSample, when: string, version = ''): SavedRecord {
   return {
     entity: 'sample',
     values: stamp(saved.id, when),
-    occurrences: saved.occurrences.map((id) => ({ entity: 'occurrence', values: stamp(id, when) })),
+    occurrences: saved.occurrences.map((id) => savedOccurrence(id, saved.occurrenceMedia, when)),
     samples: saved.samples.map((child) => savedSample(child, when)),
+    media: savedMedia('sample', saved.media, when),
     version,
   };
 }
@@ -200,7 +225,7 @@ async function duplicateExternalKey(db: Pool | PoolClient, websiteId: string, ex
 export const isUniqueViolation = (error: unknown, constraint: string) =>
   (error as { code?: string; constraint?: string }).code === '23505' && (error as { constraint?: string }).constraint === constraint;
 
-export function createSamples(db: Pool, reference: ReferenceData) {
+export function createSamples(db: Pool, reference: ReferenceData, claims: MediaClaims) {
   const writer = (who: Caller): Writer => ({ websiteId: who.websiteId, userId: who.userId || null, createdById: who.userId || ANONYMOUS_USER_ID });
 
   async function loadReferences(websiteId: string, tree: Tree, storedSurveyId?: string) {
@@ -234,13 +259,15 @@ export function createSamples(db: Pool, reference: ReferenceData) {
       if (Object.keys(errors).length) throw invalid(errors);
       await duplicateExternalKey(db, who.websiteId, plan.changes.columns.external_key);
       try {
-        const result = await insertNewRecords(
-          { pool: db },
-          { samples: [toNewSample(plan)], occurrences: [], parent: null },
-          author,
-          idempotencyKey ? { key: idempotencyKey, requestHash: hash } : undefined,
-        );
-        return savedSample(result.samples[0], result.stamp, result.version);
+        return await claims.withClaim(auth, treeMedia(tree), async ({ claimId, columnsOf }) => {
+          const result = await insertNewRecords(
+            { pool: db },
+            { samples: [toNewSample(plan, columnsOf)], occurrences: [], parent: null, claimId },
+            author,
+            idempotencyKey ? { key: idempotencyKey, requestHash: hash } : undefined,
+          );
+          return savedSample(result.samples[0], result.stamp, result.version);
+        });
       } catch (error) {
         if (isUniqueViolation(error, 'idempotency_keys_pkey')) {
           const earlier = await findIdempotentSubmission(db, who.websiteId, author.createdById, idempotencyKey);
@@ -284,7 +311,7 @@ export function createSamples(db: Pool, reference: ReferenceData) {
       const stored = await findSample(db, id);
       checkOwner(stored && { website_id: stored.owner_website_id, created_by_id: stored.created_by_id, deleted: stored.deleted === 't' }, who, 'PUT');
       const { surveys, taxa } = await loadReferences(who.websiteId, tree, String(stored!.survey_id));
-      return withTransaction(db, async (client) => {
+      return claims.withClaim(auth, treeMedia(tree), ({ claimId, columnsOf }) => withTransaction(db, async (client) => {
         const locked = await lockSample(client, id);
         checkOwner(locked, who, 'PUT');
         checkVersion(locked!.version, ifMatch);
@@ -293,7 +320,7 @@ export function createSamples(db: Pool, reference: ReferenceData) {
         const survey = changes.survey;
         const parentValues = { ...tree.values, survey_id: survey?.id ?? locked!.survey_id };
         const occurrences = planOccurrences(tree, survey, taxa, errors);
-        mediaErrors('sample', tree.media, errors);
+        const media = planMedia('sample', tree.media, errors);
         const samples = tree.samples.map((child) => planNewTree(child, parentValues, surveys, taxa, errors));
         await checkStoredValues(client, 'sample', id, changes.updatedAttributeValues, errors);
         if (Object.keys(errors).length) throw invalid(errors);
@@ -304,17 +331,24 @@ export function createSamples(db: Pool, reference: ReferenceData) {
         await writeOutbox(client, [{ entity: 'sample', entityId: id, operation: 'update', websiteId: who.websiteId, surveyId, userId: who.userId }]);
         const children = await insertNewRecords(
           { transaction: client },
-          { samples: samples.map(toNewSample), occurrences: occurrences.map(toNewOccurrence), parent: { sampleId: id, surveyId } },
+          {
+            samples: samples.map((child) => toNewSample(child, columnsOf)),
+            occurrences: occurrences.map((occurrence) => toNewOccurrence(occurrence, columnsOf)),
+            parent: { sampleId: id, surveyId },
+            media: media.map((medium) => ({ kind: 'sample' as const, parentId: id, surveyId, columns: columnsOf(medium) })),
+            claimId,
+          },
           writer(who),
         );
         return {
           entity: 'sample',
           version: row.version,
           values: stamp(row.id, row.created_on, row.updated_on),
-          occurrences: children.occurrences.map((child) => ({ entity: 'occurrence', values: stamp(child, children.stamp) })),
+          occurrences: children.occurrences.map((child) => savedOccurrence(child, children.occurrenceMedia, children.stamp)),
           samples: children.samples.map((child) => savedSample(child, children.stamp)),
+          media: savedMedia('sample', children.media, children.stamp),
         };
-      });
+      }));
     },
 
     async remove(auth: AuthContext__Output | null, id: string, ifMatch: string[] = []): Promise<void> {
@@ -323,7 +357,12 @@ export function createSamples(db: Pool, reference: ReferenceData) {
         const locked = await lockSample(client, id);
         checkOwner(locked, who, 'DELETE');
         checkVersion(locked!.version, ifMatch);
-        const deleted = await deleteSampleTree(client, id, who.userId);
+        const deleted: { entity: string; id: string; survey_id: string }[] = await deleteSampleTree(client, id, who.userId);
+        const idsOf = (entity: string) => deleted.filter((record) => record.entity === entity).map((record) => record.id);
+        for (const kind of ['sample', 'occurrence'] as const) {
+          const media = await deleteMediaOf(client, kind, idsOf(kind), who.userId);
+          deleted.push(...media.map((mediumId) => ({ entity: MEDIA[kind].entity, id: mediumId, survey_id: String(locked!.survey_id) })));
+        }
         await writeOutbox(
           client,
           deleted.map((record) => ({

@@ -13,6 +13,10 @@ import { locationHandlers } from './handlers/locations.ts';
 import { createLocations } from './locations.ts';
 import { surveyHandlers } from './handlers/surveys.ts';
 import { createSurveys } from './surveys.ts';
+import { createMediaClient } from './clients/media.ts';
+import { mediaHandlers } from './handlers/media.ts';
+import { createMedia } from './media.ts';
+import { createMediaClaims } from './media-claims.ts';
 
 export const SERVICE_NAME = 'records.v1.RecordsService';
 
@@ -25,6 +29,8 @@ export type RecordsServer = { port: number; stop: () => Promise<void> };
 export async function startRecordsServer(config: RecordsConfig, logger: Logger): Promise<RecordsServer> {
   const pool: Pool = createPool(config.DATABASE_URL, { max: config.DB_POOL_MAX, applicationName: 'rex-records' });
   const reference = createReferenceData(pool, config.REFERENCE_CACHE_TTL_MS);
+  const mediaClient = config.MEDIA_ADDR ? createMediaClient(config.MEDIA_ADDR, config.GRPC_DEADLINE_MS) : undefined;
+  const claims = createMediaClaims(pool, mediaClient, logger);
   const grpcServer: GrpcServer = await startGrpcServer({
     host: config.GRPC_HOST,
     port: config.GRPC_PORT,
@@ -33,9 +39,13 @@ export async function startRecordsServer(config: RecordsConfig, logger: Logger):
         name: SERVICE_NAME,
         definition: recordsV1.RecordsService.service,
         handlers: {
-          ...sampleHandlers(createSamples(pool, reference), logger),
-          ...occurrenceHandlers(createOccurrences(pool, reference), logger),
-          ...locationHandlers(createLocations(pool), logger),
+          ...sampleHandlers(createSamples(pool, reference, claims), logger),
+          ...occurrenceHandlers(createOccurrences(pool, reference, claims), logger),
+          ...locationHandlers(createLocations(pool, claims), logger),
+          ...mediaHandlers(
+            { sample: createMedia(pool, claims, 'sample'), occurrence: createMedia(pool, claims, 'occurrence'), location: createMedia(pool, claims, 'location') },
+            logger,
+          ),
           ...surveyHandlers(createSurveys(pool, reference), logger),
         },
       },
@@ -44,24 +54,34 @@ export async function startRecordsServer(config: RecordsConfig, logger: Logger):
   logger.info({ port: grpcServer.port }, 'records gRPC server listening');
 
   let stopping = false;
+  let ready = false;
   const database = await superviseDatabase({
     pool,
     schema: SCHEMA,
     migrations: migrations(),
     logger,
-    setReady: (ready) => {
-      if (!stopping) grpcServer.health.setStatus(SERVICE_NAME, ready ? 'SERVING' : 'NOT_SERVING');
+    setReady: (isReady) => {
+      ready = isReady;
+      if (!stopping) grpcServer.health.setStatus(SERVICE_NAME, isReady ? 'SERVING' : 'NOT_SERVING');
     },
   });
+
+  const confirmer = setInterval(() => {
+    if (!ready) return;
+    claims.confirmPending().catch((error: unknown) => logger.warn({ err: error }, 'confirming media claims failed'));
+  }, config.MEDIA_CONFIRM_INTERVAL_MS);
+  confirmer.unref();
 
   return {
     port: grpcServer.port,
     async stop(timeoutMs = config.SHUTDOWN_TIMEOUT_MS) {
       stopping = true;
+      clearInterval(confirmer);
       database.stop();
       grpcServer.health.setStatus(SERVICE_NAME, 'NOT_SERVING');
       if (config.SHUTDOWN_DELAY_MS) await new Promise((resolve) => setTimeout(resolve, config.SHUTDOWN_DELAY_MS));
       await grpcServer.drain(timeoutMs);
+      mediaClient?.close();
       await pool.end();
     },
   };

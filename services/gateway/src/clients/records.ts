@@ -21,6 +21,11 @@ import {
   type RecordsServiceClient,
   type Submission,
   type UpdateSampleResponse__Output,
+  type CreateMediumResponse__Output,
+  type GetMediumResponse__Output,
+  type ListMediaResponse__Output,
+  type MediaParent,
+  type UpdateMediumResponse__Output,
 } from '@rex/protos';
 
 const SERVICE = 'records.v1.RecordsService';
@@ -60,6 +65,14 @@ export function createRecordsClient(address: string, deadlineMs: number) {
     updateSurvey: (auth: AuthContext, id: string, submission: Submission) => call<UpdateSurveyResponse__Output>('UpdateSurvey', { auth, id, submission }),
     addSurveyAttribute: (auth: AuthContext, surveyId: string, submission: Submission) =>
       call<AddSurveyAttributeResponse__Output>('AddSurveyAttribute', { auth, surveyId, submission }),
+    createMedium: (auth: AuthContext, parent: MediaParent, submission: Submission, idempotencyKey = '') =>
+      call<CreateMediumResponse__Output>('CreateMedium', { auth, parent, submission, idempotencyKey }),
+    getMedium: (auth: AuthContext, parent: MediaParent, id: string) => call<GetMediumResponse__Output>('GetMedium', { auth, parent, id }),
+    listMedia: (auth: AuthContext, parent: MediaParent, filters: Record<string, string>, limit: number, offset: number) =>
+      call<ListMediaResponse__Output>('ListMedia', { auth, parent, filters, limit, offset }),
+    updateMedium: (auth: AuthContext, parent: MediaParent, id: string, submission: Submission, ifMatch: string[] = []) =>
+      call<UpdateMediumResponse__Output>('UpdateMedium', { auth, parent, id, submission, ifMatch }),
+    deleteMedium: (auth: AuthContext, parent: MediaParent, id: string, ifMatch: string[] = []) => call<object>('DeleteMedium', { auth, parent, id, ifMatch }),
     close: () => client.close(),
   };
 }

@@ -2,11 +2,26 @@ import type { Pool, PoolClient } from '@rex/db';
 import { withTransaction } from '@rex/db';
 import type { AttributeValue } from '../domain/attributes.ts';
 import type { Column } from '../domain/fields.ts';
+import { MEDIA, type MediaKind } from '../domain/media.ts';
 import { iso } from './sql.ts';
 
-export type NewOccurrence = { columns: Column; attributes: AttributeValue[] };
-export type NewSample = { columns: Column; attributes: AttributeValue[]; occurrences: NewOccurrence[]; samples: NewSample[] };
-export type SavedSample = { id: string; occurrences: string[]; samples: SavedSample[] };
+/** A medium's columns, including the claimed file's path and media type. */
+export type NewMedium = { columns: Column };
+export type NewOccurrence = { columns: Column; attributes: AttributeValue[]; media?: NewMedium[] };
+export type NewSample = { columns: Column; attributes: AttributeValue[]; occurrences: NewOccurrence[]; samples: NewSample[]; media?: NewMedium[] };
+export type NewLocation = { columns: Column; media: NewMedium[] };
+/** A medium added on its own to an existing record. */
+export type NewStandaloneMedium = { kind: MediaKind; parentId: string; surveyId: string | null; columns: Column };
+export type SavedSample = { id: string; occurrences: string[]; samples: SavedSample[]; media?: string[]; occurrenceMedia?: Record<string, string[]> };
+/** What a write created, as kept for idempotent replays. */
+export type SavedTree = {
+  samples: SavedSample[];
+  occurrences: string[];
+  occurrenceMedia: Record<string, string[]>;
+  locations: string[];
+  locationMedia: Record<string, string[]>;
+  media: string[];
+};
 export type Writer = { websiteId: string; userId: string | null; createdById: string };
 
 /** The version (xmin) rows written by the current transaction carry: its 32-bit transaction id. */
@@ -87,14 +102,17 @@ class StatementBuilder {
   }
 }
 
-function count(samples: NewSample[]): { samples: number; occurrences: number } {
-  return samples.reduce(
-    (total, sample) => {
-      const inner = count(sample.samples);
-      return { samples: total.samples + 1 + inner.samples, occurrences: total.occurrences + sample.occurrences.length + inner.occurrences };
-    },
-    { samples: 0, occurrences: 0 },
-  );
+type Counts = { samples: number; occurrences: number; locations: number } & Record<MediaKind, number>;
+
+function countTree(samples: NewSample[], into: Counts): Counts {
+  for (const sample of samples) {
+    into.samples += 1;
+    into.sample += sample.media?.length ?? 0;
+    into.occurrences += sample.occurrences.length;
+    into.occurrence += sample.occurrences.reduce((total, occurrence) => total + (occurrence.media?.length ?? 0), 0);
+    countTree(sample.samples, into);
+  }
+  return into;
 }
 
 type Queryable = Pick<Pool, 'query'> | PoolClient;
@@ -109,30 +127,59 @@ type Queryable = Pick<Pool, 'query'> | PoolClient;
  */
 export async function insertNewRecords(
   target: { pool: Pool } | { transaction: PoolClient },
-  input: { samples: NewSample[]; occurrences: NewOccurrence[]; parent: { sampleId: string; surveyId: string } | null },
+  input: {
+    samples: NewSample[];
+    occurrences: NewOccurrence[];
+    parent: { sampleId: string; surveyId: string } | null;
+    locations?: NewLocation[];
+    media?: NewStandaloneMedium[];
+    /** The media claim the new media rows belong to (see media-claims.ts). */
+    claimId?: string;
+  },
   writer: Writer,
   idempotency?: { key: string; requestHash: string },
-): Promise<{ samples: SavedSample[]; occurrences: string[]; stamp: string; version: string }> {
-  const totals = count(input.samples);
+): Promise<SavedTree & { stamp: string; version: string }> {
+  const totals = countTree(input.samples, { samples: 0, occurrences: 0, locations: 0, sample: 0, occurrence: 0, location: 0 });
   totals.occurrences += input.occurrences.length;
+  totals.occurrence += input.occurrences.reduce((total, occurrence) => total + (occurrence.media?.length ?? 0), 0);
+  totals.locations += input.locations?.length ?? 0;
+  totals.location += input.locations?.reduce((total, location) => total + location.media.length, 0) ?? 0;
+  for (const medium of input.media ?? []) totals[medium.kind] += 1;
   const db: Queryable = 'pool' in target ? target.pool : target.transaction;
-  const { rows } = await db.query<{ samples: string[]; occurrences: string[] }>({
+  const sequences = [
+    'records.samples_id_seq',
+    'records.occurrences_id_seq',
+    'records.locations_id_seq',
+    MEDIA.sample.sequence,
+    MEDIA.occurrence.sequence,
+    MEDIA.location.sequence,
+  ];
+  const { rows } = await db.query<Record<string, string[]>>({
     name: 'allocate-ids',
-    text: `SELECT ARRAY(SELECT nextval('records.samples_id_seq')::text FROM generate_series(1, $1::int)) AS samples,
-                  ARRAY(SELECT nextval('records.occurrences_id_seq')::text FROM generate_series(1, $2::int)) AS occurrences`,
-    values: [totals.samples, totals.occurrences],
+    text: `SELECT ${sequences.map((sequence, i) => `ARRAY(SELECT nextval('${sequence}')::text FROM generate_series(1, $${i + 1}::int)) AS ids${i}`).join(', ')}`,
+    values: [totals.samples, totals.occurrences, totals.locations, totals.sample, totals.occurrence, totals.location],
   });
-  const sampleIds = rows[0].samples.values();
-  const occurrenceIds = rows[0].occurrences.values();
+  const [sampleIds, occurrenceIds, locationIds, sampleMediaIds, occurrenceMediaIds, locationMediaIds] = sequences.map((_, i) => rows[0][`ids${i}`].values());
+  const mediaIds: Record<MediaKind, Iterator<string>> = { sample: sampleMediaIds, occurrence: occurrenceMediaIds, location: locationMediaIds };
   const builder = new StatementBuilder();
   const owner = { website_id: writer.websiteId, created_by_id: writer.createdById, updated_by_id: writer.createdById };
 
+  const addMedium = (kind: MediaKind, parentId: string, surveyId: string | null, medium: NewMedium): string => {
+    const id = mediaIds[kind].next().value as string;
+    builder.insert(MEDIA[kind].table, { ...medium.columns, ...owner, id, [MEDIA[kind].parentColumn]: parentId });
+    if (input.claimId) builder.insert('records.media_claims', { path: medium.columns.path, claim_id: input.claimId });
+    builder.event(MEDIA[kind].entity, id, surveyId);
+    return id;
+  };
+
+  const occurrenceMedia: Record<string, string[]> = {};
   const addOccurrences = (occurrences: NewOccurrence[], sampleId: string, surveyId: string): string[] =>
     occurrences.map((occurrence) => {
       const id = occurrenceIds.next().value as string;
       builder.insert('records.occurrences', { ...occurrence.columns, ...owner, id, sample_id: sampleId });
       builder.attribute('occurrence', id, occurrence.attributes);
       builder.event('occurrence', id, surveyId);
+      if (occurrence.media?.length) occurrenceMedia[id] = occurrence.media.map((medium) => addMedium('occurrence', id, surveyId, medium));
       builder.maybeFlush(writer);
       return id;
     });
@@ -143,13 +190,31 @@ export async function insertNewRecords(
     builder.insert('records.samples', { ...sample.columns, ...owner, id, parent_id: parentId });
     builder.attribute('sample', id, sample.attributes);
     builder.event('sample', id, surveyId);
+    const media = (sample.media ?? []).map((medium) => addMedium('sample', id, surveyId, medium));
     builder.maybeFlush(writer);
-    return { id, occurrences: addOccurrences(sample.occurrences, id, surveyId), samples: sample.samples.map((child) => addSample(child, id)) };
+    const saved: SavedSample = { id, occurrences: addOccurrences(sample.occurrences, id, surveyId), samples: sample.samples.map((child) => addSample(child, id)) };
+    if (media.length) saved.media = media;
+    const mediaOfOccurrences = Object.fromEntries(saved.occurrences.filter((occurrence) => occurrenceMedia[occurrence]).map((occurrence) => [occurrence, occurrenceMedia[occurrence]]));
+    if (Object.keys(mediaOfOccurrences).length) saved.occurrenceMedia = mediaOfOccurrences;
+    return saved;
+  };
+
+  const locationMedia: Record<string, string[]> = {};
+  const addLocation = (location: NewLocation): string => {
+    const id = locationIds.next().value as string;
+    builder.insert('records.locations', { ...location.columns, ...owner, id });
+    builder.event('location', id, null);
+    if (location.media.length) locationMedia[id] = location.media.map((medium) => addMedium('location', id, null, medium));
+    builder.maybeFlush(writer);
+    return id;
   };
 
   const occurrences = input.parent ? addOccurrences(input.occurrences, input.parent.sampleId, input.parent.surveyId) : [];
   const samples = input.samples.map((sample) => addSample(sample, input.parent?.sampleId ?? null));
-  if (idempotency) builder.idempotency(writer, idempotency.key, idempotency.requestHash, { samples, occurrences });
+  const locations = (input.locations ?? []).map(addLocation);
+  const media = (input.media ?? []).map((medium) => addMedium(medium.kind, medium.parentId, medium.surveyId, medium));
+  const tree: SavedTree = { samples, occurrences, occurrenceMedia, locations, locationMedia, media };
+  if (idempotency) builder.idempotency(writer, idempotency.key, idempotency.requestHash, tree);
   builder.flush(writer);
 
   const run = async (client: Queryable) => {
@@ -158,5 +223,5 @@ export async function insertNewRecords(
     return last;
   };
   const { stamp, version } = 'pool' in target && builder.statements.length > 1 ? await withTransaction(target.pool, run) : await run(db);
-  return { samples, occurrences, stamp, version };
+  return { ...tree, stamp, version };
 }

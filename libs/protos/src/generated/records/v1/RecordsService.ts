@@ -6,6 +6,8 @@ import type { AddSurveyAttributeRequest as _records_v1_AddSurveyAttributeRequest
 import type { AddSurveyAttributeResponse as _records_v1_AddSurveyAttributeResponse, AddSurveyAttributeResponse__Output as _records_v1_AddSurveyAttributeResponse__Output } from '../../records/v1/AddSurveyAttributeResponse.ts';
 import type { CreateLocationRequest as _records_v1_CreateLocationRequest, CreateLocationRequest__Output as _records_v1_CreateLocationRequest__Output } from '../../records/v1/CreateLocationRequest.ts';
 import type { CreateLocationResponse as _records_v1_CreateLocationResponse, CreateLocationResponse__Output as _records_v1_CreateLocationResponse__Output } from '../../records/v1/CreateLocationResponse.ts';
+import type { CreateMediumRequest as _records_v1_CreateMediumRequest, CreateMediumRequest__Output as _records_v1_CreateMediumRequest__Output } from '../../records/v1/CreateMediumRequest.ts';
+import type { CreateMediumResponse as _records_v1_CreateMediumResponse, CreateMediumResponse__Output as _records_v1_CreateMediumResponse__Output } from '../../records/v1/CreateMediumResponse.ts';
 import type { CreateOccurrenceRequest as _records_v1_CreateOccurrenceRequest, CreateOccurrenceRequest__Output as _records_v1_CreateOccurrenceRequest__Output } from '../../records/v1/CreateOccurrenceRequest.ts';
 import type { CreateOccurrenceResponse as _records_v1_CreateOccurrenceResponse, CreateOccurrenceResponse__Output as _records_v1_CreateOccurrenceResponse__Output } from '../../records/v1/CreateOccurrenceResponse.ts';
 import type { CreateSampleRequest as _records_v1_CreateSampleRequest, CreateSampleRequest__Output as _records_v1_CreateSampleRequest__Output } from '../../records/v1/CreateSampleRequest.ts';
@@ -14,12 +16,16 @@ import type { CreateSurveyRequest as _records_v1_CreateSurveyRequest, CreateSurv
 import type { CreateSurveyResponse as _records_v1_CreateSurveyResponse, CreateSurveyResponse__Output as _records_v1_CreateSurveyResponse__Output } from '../../records/v1/CreateSurveyResponse.ts';
 import type { DeleteLocationRequest as _records_v1_DeleteLocationRequest, DeleteLocationRequest__Output as _records_v1_DeleteLocationRequest__Output } from '../../records/v1/DeleteLocationRequest.ts';
 import type { DeleteLocationResponse as _records_v1_DeleteLocationResponse, DeleteLocationResponse__Output as _records_v1_DeleteLocationResponse__Output } from '../../records/v1/DeleteLocationResponse.ts';
+import type { DeleteMediumRequest as _records_v1_DeleteMediumRequest, DeleteMediumRequest__Output as _records_v1_DeleteMediumRequest__Output } from '../../records/v1/DeleteMediumRequest.ts';
+import type { DeleteMediumResponse as _records_v1_DeleteMediumResponse, DeleteMediumResponse__Output as _records_v1_DeleteMediumResponse__Output } from '../../records/v1/DeleteMediumResponse.ts';
 import type { DeleteOccurrenceRequest as _records_v1_DeleteOccurrenceRequest, DeleteOccurrenceRequest__Output as _records_v1_DeleteOccurrenceRequest__Output } from '../../records/v1/DeleteOccurrenceRequest.ts';
 import type { DeleteOccurrenceResponse as _records_v1_DeleteOccurrenceResponse, DeleteOccurrenceResponse__Output as _records_v1_DeleteOccurrenceResponse__Output } from '../../records/v1/DeleteOccurrenceResponse.ts';
 import type { DeleteSampleRequest as _records_v1_DeleteSampleRequest, DeleteSampleRequest__Output as _records_v1_DeleteSampleRequest__Output } from '../../records/v1/DeleteSampleRequest.ts';
 import type { DeleteSampleResponse as _records_v1_DeleteSampleResponse, DeleteSampleResponse__Output as _records_v1_DeleteSampleResponse__Output } from '../../records/v1/DeleteSampleResponse.ts';
 import type { GetLocationRequest as _records_v1_GetLocationRequest, GetLocationRequest__Output as _records_v1_GetLocationRequest__Output } from '../../records/v1/GetLocationRequest.ts';
 import type { GetLocationResponse as _records_v1_GetLocationResponse, GetLocationResponse__Output as _records_v1_GetLocationResponse__Output } from '../../records/v1/GetLocationResponse.ts';
+import type { GetMediumRequest as _records_v1_GetMediumRequest, GetMediumRequest__Output as _records_v1_GetMediumRequest__Output } from '../../records/v1/GetMediumRequest.ts';
+import type { GetMediumResponse as _records_v1_GetMediumResponse, GetMediumResponse__Output as _records_v1_GetMediumResponse__Output } from '../../records/v1/GetMediumResponse.ts';
 import type { GetOccurrenceRequest as _records_v1_GetOccurrenceRequest, GetOccurrenceRequest__Output as _records_v1_GetOccurrenceRequest__Output } from '../../records/v1/GetOccurrenceRequest.ts';
 import type { GetOccurrenceResponse as _records_v1_GetOccurrenceResponse, GetOccurrenceResponse__Output as _records_v1_GetOccurrenceResponse__Output } from '../../records/v1/GetOccurrenceResponse.ts';
 import type { GetSampleRequest as _records_v1_GetSampleRequest, GetSampleRequest__Output as _records_v1_GetSampleRequest__Output } from '../../records/v1/GetSampleRequest.ts';
@@ -28,6 +34,8 @@ import type { GetSurveyRequest as _records_v1_GetSurveyRequest, GetSurveyRequest
 import type { GetSurveyResponse as _records_v1_GetSurveyResponse, GetSurveyResponse__Output as _records_v1_GetSurveyResponse__Output } from '../../records/v1/GetSurveyResponse.ts';
 import type { ListLocationsRequest as _records_v1_ListLocationsRequest, ListLocationsRequest__Output as _records_v1_ListLocationsRequest__Output } from '../../records/v1/ListLocationsRequest.ts';
 import type { ListLocationsResponse as _records_v1_ListLocationsResponse, ListLocationsResponse__Output as _records_v1_ListLocationsResponse__Output } from '../../records/v1/ListLocationsResponse.ts';
+import type { ListMediaRequest as _records_v1_ListMediaRequest, ListMediaRequest__Output as _records_v1_ListMediaRequest__Output } from '../../records/v1/ListMediaRequest.ts';
+import type { ListMediaResponse as _records_v1_ListMediaResponse, ListMediaResponse__Output as _records_v1_ListMediaResponse__Output } from '../../records/v1/ListMediaResponse.ts';
 import type { ListOccurrencesRequest as _records_v1_ListOccurrencesRequest, ListOccurrencesRequest__Output as _records_v1_ListOccurrencesRequest__Output } from '../../records/v1/ListOccurrencesRequest.ts';
 import type { ListOccurrencesResponse as _records_v1_ListOccurrencesResponse, ListOccurrencesResponse__Output as _records_v1_ListOccurrencesResponse__Output } from '../../records/v1/ListOccurrencesResponse.ts';
 import type { ListSamplesRequest as _records_v1_ListSamplesRequest, ListSamplesRequest__Output as _records_v1_ListSamplesRequest__Output } from '../../records/v1/ListSamplesRequest.ts';
@@ -36,6 +44,8 @@ import type { ListSurveysRequest as _records_v1_ListSurveysRequest, ListSurveysR
 import type { ListSurveysResponse as _records_v1_ListSurveysResponse, ListSurveysResponse__Output as _records_v1_ListSurveysResponse__Output } from '../../records/v1/ListSurveysResponse.ts';
 import type { UpdateLocationRequest as _records_v1_UpdateLocationRequest, UpdateLocationRequest__Output as _records_v1_UpdateLocationRequest__Output } from '../../records/v1/UpdateLocationRequest.ts';
 import type { UpdateLocationResponse as _records_v1_UpdateLocationResponse, UpdateLocationResponse__Output as _records_v1_UpdateLocationResponse__Output } from '../../records/v1/UpdateLocationResponse.ts';
+import type { UpdateMediumRequest as _records_v1_UpdateMediumRequest, UpdateMediumRequest__Output as _records_v1_UpdateMediumRequest__Output } from '../../records/v1/UpdateMediumRequest.ts';
+import type { UpdateMediumResponse as _records_v1_UpdateMediumResponse, UpdateMediumResponse__Output as _records_v1_UpdateMediumResponse__Output } from '../../records/v1/UpdateMediumResponse.ts';
 import type { UpdateOccurrenceRequest as _records_v1_UpdateOccurrenceRequest, UpdateOccurrenceRequest__Output as _records_v1_UpdateOccurrenceRequest__Output } from '../../records/v1/UpdateOccurrenceRequest.ts';
 import type { UpdateOccurrenceResponse as _records_v1_UpdateOccurrenceResponse, UpdateOccurrenceResponse__Output as _records_v1_UpdateOccurrenceResponse__Output } from '../../records/v1/UpdateOccurrenceResponse.ts';
 import type { UpdateSampleRequest as _records_v1_UpdateSampleRequest, UpdateSampleRequest__Output as _records_v1_UpdateSampleRequest__Output } from '../../records/v1/UpdateSampleRequest.ts';
@@ -61,6 +71,15 @@ export interface RecordsServiceClient extends grpc.Client {
   createLocation(argument: _records_v1_CreateLocationRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_records_v1_CreateLocationResponse__Output>): grpc.ClientUnaryCall;
   createLocation(argument: _records_v1_CreateLocationRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_CreateLocationResponse__Output>): grpc.ClientUnaryCall;
   createLocation(argument: _records_v1_CreateLocationRequest, callback: grpc.requestCallback<_records_v1_CreateLocationResponse__Output>): grpc.ClientUnaryCall;
+  
+  CreateMedium(argument: _records_v1_CreateMediumRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_CreateMediumResponse__Output>): grpc.ClientUnaryCall;
+  CreateMedium(argument: _records_v1_CreateMediumRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_records_v1_CreateMediumResponse__Output>): grpc.ClientUnaryCall;
+  CreateMedium(argument: _records_v1_CreateMediumRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_CreateMediumResponse__Output>): grpc.ClientUnaryCall;
+  CreateMedium(argument: _records_v1_CreateMediumRequest, callback: grpc.requestCallback<_records_v1_CreateMediumResponse__Output>): grpc.ClientUnaryCall;
+  createMedium(argument: _records_v1_CreateMediumRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_CreateMediumResponse__Output>): grpc.ClientUnaryCall;
+  createMedium(argument: _records_v1_CreateMediumRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_records_v1_CreateMediumResponse__Output>): grpc.ClientUnaryCall;
+  createMedium(argument: _records_v1_CreateMediumRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_CreateMediumResponse__Output>): grpc.ClientUnaryCall;
+  createMedium(argument: _records_v1_CreateMediumRequest, callback: grpc.requestCallback<_records_v1_CreateMediumResponse__Output>): grpc.ClientUnaryCall;
   
   CreateOccurrence(argument: _records_v1_CreateOccurrenceRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_CreateOccurrenceResponse__Output>): grpc.ClientUnaryCall;
   CreateOccurrence(argument: _records_v1_CreateOccurrenceRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_records_v1_CreateOccurrenceResponse__Output>): grpc.ClientUnaryCall;
@@ -98,6 +117,15 @@ export interface RecordsServiceClient extends grpc.Client {
   deleteLocation(argument: _records_v1_DeleteLocationRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_DeleteLocationResponse__Output>): grpc.ClientUnaryCall;
   deleteLocation(argument: _records_v1_DeleteLocationRequest, callback: grpc.requestCallback<_records_v1_DeleteLocationResponse__Output>): grpc.ClientUnaryCall;
   
+  DeleteMedium(argument: _records_v1_DeleteMediumRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_DeleteMediumResponse__Output>): grpc.ClientUnaryCall;
+  DeleteMedium(argument: _records_v1_DeleteMediumRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_records_v1_DeleteMediumResponse__Output>): grpc.ClientUnaryCall;
+  DeleteMedium(argument: _records_v1_DeleteMediumRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_DeleteMediumResponse__Output>): grpc.ClientUnaryCall;
+  DeleteMedium(argument: _records_v1_DeleteMediumRequest, callback: grpc.requestCallback<_records_v1_DeleteMediumResponse__Output>): grpc.ClientUnaryCall;
+  deleteMedium(argument: _records_v1_DeleteMediumRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_DeleteMediumResponse__Output>): grpc.ClientUnaryCall;
+  deleteMedium(argument: _records_v1_DeleteMediumRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_records_v1_DeleteMediumResponse__Output>): grpc.ClientUnaryCall;
+  deleteMedium(argument: _records_v1_DeleteMediumRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_DeleteMediumResponse__Output>): grpc.ClientUnaryCall;
+  deleteMedium(argument: _records_v1_DeleteMediumRequest, callback: grpc.requestCallback<_records_v1_DeleteMediumResponse__Output>): grpc.ClientUnaryCall;
+  
   DeleteOccurrence(argument: _records_v1_DeleteOccurrenceRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_DeleteOccurrenceResponse__Output>): grpc.ClientUnaryCall;
   DeleteOccurrence(argument: _records_v1_DeleteOccurrenceRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_records_v1_DeleteOccurrenceResponse__Output>): grpc.ClientUnaryCall;
   DeleteOccurrence(argument: _records_v1_DeleteOccurrenceRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_DeleteOccurrenceResponse__Output>): grpc.ClientUnaryCall;
@@ -124,6 +152,15 @@ export interface RecordsServiceClient extends grpc.Client {
   getLocation(argument: _records_v1_GetLocationRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_records_v1_GetLocationResponse__Output>): grpc.ClientUnaryCall;
   getLocation(argument: _records_v1_GetLocationRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_GetLocationResponse__Output>): grpc.ClientUnaryCall;
   getLocation(argument: _records_v1_GetLocationRequest, callback: grpc.requestCallback<_records_v1_GetLocationResponse__Output>): grpc.ClientUnaryCall;
+  
+  GetMedium(argument: _records_v1_GetMediumRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_GetMediumResponse__Output>): grpc.ClientUnaryCall;
+  GetMedium(argument: _records_v1_GetMediumRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_records_v1_GetMediumResponse__Output>): grpc.ClientUnaryCall;
+  GetMedium(argument: _records_v1_GetMediumRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_GetMediumResponse__Output>): grpc.ClientUnaryCall;
+  GetMedium(argument: _records_v1_GetMediumRequest, callback: grpc.requestCallback<_records_v1_GetMediumResponse__Output>): grpc.ClientUnaryCall;
+  getMedium(argument: _records_v1_GetMediumRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_GetMediumResponse__Output>): grpc.ClientUnaryCall;
+  getMedium(argument: _records_v1_GetMediumRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_records_v1_GetMediumResponse__Output>): grpc.ClientUnaryCall;
+  getMedium(argument: _records_v1_GetMediumRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_GetMediumResponse__Output>): grpc.ClientUnaryCall;
+  getMedium(argument: _records_v1_GetMediumRequest, callback: grpc.requestCallback<_records_v1_GetMediumResponse__Output>): grpc.ClientUnaryCall;
   
   GetOccurrence(argument: _records_v1_GetOccurrenceRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_GetOccurrenceResponse__Output>): grpc.ClientUnaryCall;
   GetOccurrence(argument: _records_v1_GetOccurrenceRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_records_v1_GetOccurrenceResponse__Output>): grpc.ClientUnaryCall;
@@ -161,6 +198,15 @@ export interface RecordsServiceClient extends grpc.Client {
   listLocations(argument: _records_v1_ListLocationsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_ListLocationsResponse__Output>): grpc.ClientUnaryCall;
   listLocations(argument: _records_v1_ListLocationsRequest, callback: grpc.requestCallback<_records_v1_ListLocationsResponse__Output>): grpc.ClientUnaryCall;
   
+  ListMedia(argument: _records_v1_ListMediaRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_ListMediaResponse__Output>): grpc.ClientUnaryCall;
+  ListMedia(argument: _records_v1_ListMediaRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_records_v1_ListMediaResponse__Output>): grpc.ClientUnaryCall;
+  ListMedia(argument: _records_v1_ListMediaRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_ListMediaResponse__Output>): grpc.ClientUnaryCall;
+  ListMedia(argument: _records_v1_ListMediaRequest, callback: grpc.requestCallback<_records_v1_ListMediaResponse__Output>): grpc.ClientUnaryCall;
+  listMedia(argument: _records_v1_ListMediaRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_ListMediaResponse__Output>): grpc.ClientUnaryCall;
+  listMedia(argument: _records_v1_ListMediaRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_records_v1_ListMediaResponse__Output>): grpc.ClientUnaryCall;
+  listMedia(argument: _records_v1_ListMediaRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_ListMediaResponse__Output>): grpc.ClientUnaryCall;
+  listMedia(argument: _records_v1_ListMediaRequest, callback: grpc.requestCallback<_records_v1_ListMediaResponse__Output>): grpc.ClientUnaryCall;
+  
   ListOccurrences(argument: _records_v1_ListOccurrencesRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_ListOccurrencesResponse__Output>): grpc.ClientUnaryCall;
   ListOccurrences(argument: _records_v1_ListOccurrencesRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_records_v1_ListOccurrencesResponse__Output>): grpc.ClientUnaryCall;
   ListOccurrences(argument: _records_v1_ListOccurrencesRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_ListOccurrencesResponse__Output>): grpc.ClientUnaryCall;
@@ -197,6 +243,15 @@ export interface RecordsServiceClient extends grpc.Client {
   updateLocation(argument: _records_v1_UpdateLocationRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_UpdateLocationResponse__Output>): grpc.ClientUnaryCall;
   updateLocation(argument: _records_v1_UpdateLocationRequest, callback: grpc.requestCallback<_records_v1_UpdateLocationResponse__Output>): grpc.ClientUnaryCall;
   
+  UpdateMedium(argument: _records_v1_UpdateMediumRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_UpdateMediumResponse__Output>): grpc.ClientUnaryCall;
+  UpdateMedium(argument: _records_v1_UpdateMediumRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_records_v1_UpdateMediumResponse__Output>): grpc.ClientUnaryCall;
+  UpdateMedium(argument: _records_v1_UpdateMediumRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_UpdateMediumResponse__Output>): grpc.ClientUnaryCall;
+  UpdateMedium(argument: _records_v1_UpdateMediumRequest, callback: grpc.requestCallback<_records_v1_UpdateMediumResponse__Output>): grpc.ClientUnaryCall;
+  updateMedium(argument: _records_v1_UpdateMediumRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_UpdateMediumResponse__Output>): grpc.ClientUnaryCall;
+  updateMedium(argument: _records_v1_UpdateMediumRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_records_v1_UpdateMediumResponse__Output>): grpc.ClientUnaryCall;
+  updateMedium(argument: _records_v1_UpdateMediumRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_UpdateMediumResponse__Output>): grpc.ClientUnaryCall;
+  updateMedium(argument: _records_v1_UpdateMediumRequest, callback: grpc.requestCallback<_records_v1_UpdateMediumResponse__Output>): grpc.ClientUnaryCall;
+  
   UpdateOccurrence(argument: _records_v1_UpdateOccurrenceRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_UpdateOccurrenceResponse__Output>): grpc.ClientUnaryCall;
   UpdateOccurrence(argument: _records_v1_UpdateOccurrenceRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_records_v1_UpdateOccurrenceResponse__Output>): grpc.ClientUnaryCall;
   UpdateOccurrence(argument: _records_v1_UpdateOccurrenceRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_UpdateOccurrenceResponse__Output>): grpc.ClientUnaryCall;
@@ -231,6 +286,8 @@ export interface RecordsServiceHandlers extends grpc.UntypedServiceImplementatio
   
   CreateLocation: grpc.handleUnaryCall<_records_v1_CreateLocationRequest__Output, _records_v1_CreateLocationResponse>;
   
+  CreateMedium: grpc.handleUnaryCall<_records_v1_CreateMediumRequest__Output, _records_v1_CreateMediumResponse>;
+  
   CreateOccurrence: grpc.handleUnaryCall<_records_v1_CreateOccurrenceRequest__Output, _records_v1_CreateOccurrenceResponse>;
   
   CreateSample: grpc.handleUnaryCall<_records_v1_CreateSampleRequest__Output, _records_v1_CreateSampleResponse>;
@@ -239,11 +296,15 @@ export interface RecordsServiceHandlers extends grpc.UntypedServiceImplementatio
   
   DeleteLocation: grpc.handleUnaryCall<_records_v1_DeleteLocationRequest__Output, _records_v1_DeleteLocationResponse>;
   
+  DeleteMedium: grpc.handleUnaryCall<_records_v1_DeleteMediumRequest__Output, _records_v1_DeleteMediumResponse>;
+  
   DeleteOccurrence: grpc.handleUnaryCall<_records_v1_DeleteOccurrenceRequest__Output, _records_v1_DeleteOccurrenceResponse>;
   
   DeleteSample: grpc.handleUnaryCall<_records_v1_DeleteSampleRequest__Output, _records_v1_DeleteSampleResponse>;
   
   GetLocation: grpc.handleUnaryCall<_records_v1_GetLocationRequest__Output, _records_v1_GetLocationResponse>;
+  
+  GetMedium: grpc.handleUnaryCall<_records_v1_GetMediumRequest__Output, _records_v1_GetMediumResponse>;
   
   GetOccurrence: grpc.handleUnaryCall<_records_v1_GetOccurrenceRequest__Output, _records_v1_GetOccurrenceResponse>;
   
@@ -253,6 +314,8 @@ export interface RecordsServiceHandlers extends grpc.UntypedServiceImplementatio
   
   ListLocations: grpc.handleUnaryCall<_records_v1_ListLocationsRequest__Output, _records_v1_ListLocationsResponse>;
   
+  ListMedia: grpc.handleUnaryCall<_records_v1_ListMediaRequest__Output, _records_v1_ListMediaResponse>;
+  
   ListOccurrences: grpc.handleUnaryCall<_records_v1_ListOccurrencesRequest__Output, _records_v1_ListOccurrencesResponse>;
   
   ListSamples: grpc.handleUnaryCall<_records_v1_ListSamplesRequest__Output, _records_v1_ListSamplesResponse>;
@@ -260,6 +323,8 @@ export interface RecordsServiceHandlers extends grpc.UntypedServiceImplementatio
   ListSurveys: grpc.handleUnaryCall<_records_v1_ListSurveysRequest__Output, _records_v1_ListSurveysResponse>;
   
   UpdateLocation: grpc.handleUnaryCall<_records_v1_UpdateLocationRequest__Output, _records_v1_UpdateLocationResponse>;
+  
+  UpdateMedium: grpc.handleUnaryCall<_records_v1_UpdateMediumRequest__Output, _records_v1_UpdateMediumResponse>;
   
   UpdateOccurrence: grpc.handleUnaryCall<_records_v1_UpdateOccurrenceRequest__Output, _records_v1_UpdateOccurrenceResponse>;
   
@@ -272,21 +337,26 @@ export interface RecordsServiceHandlers extends grpc.UntypedServiceImplementatio
 export interface RecordsServiceDefinition extends grpc.ServiceDefinition {
   AddSurveyAttribute: MethodDefinition<_records_v1_AddSurveyAttributeRequest, _records_v1_AddSurveyAttributeResponse, _records_v1_AddSurveyAttributeRequest__Output, _records_v1_AddSurveyAttributeResponse__Output>
   CreateLocation: MethodDefinition<_records_v1_CreateLocationRequest, _records_v1_CreateLocationResponse, _records_v1_CreateLocationRequest__Output, _records_v1_CreateLocationResponse__Output>
+  CreateMedium: MethodDefinition<_records_v1_CreateMediumRequest, _records_v1_CreateMediumResponse, _records_v1_CreateMediumRequest__Output, _records_v1_CreateMediumResponse__Output>
   CreateOccurrence: MethodDefinition<_records_v1_CreateOccurrenceRequest, _records_v1_CreateOccurrenceResponse, _records_v1_CreateOccurrenceRequest__Output, _records_v1_CreateOccurrenceResponse__Output>
   CreateSample: MethodDefinition<_records_v1_CreateSampleRequest, _records_v1_CreateSampleResponse, _records_v1_CreateSampleRequest__Output, _records_v1_CreateSampleResponse__Output>
   CreateSurvey: MethodDefinition<_records_v1_CreateSurveyRequest, _records_v1_CreateSurveyResponse, _records_v1_CreateSurveyRequest__Output, _records_v1_CreateSurveyResponse__Output>
   DeleteLocation: MethodDefinition<_records_v1_DeleteLocationRequest, _records_v1_DeleteLocationResponse, _records_v1_DeleteLocationRequest__Output, _records_v1_DeleteLocationResponse__Output>
+  DeleteMedium: MethodDefinition<_records_v1_DeleteMediumRequest, _records_v1_DeleteMediumResponse, _records_v1_DeleteMediumRequest__Output, _records_v1_DeleteMediumResponse__Output>
   DeleteOccurrence: MethodDefinition<_records_v1_DeleteOccurrenceRequest, _records_v1_DeleteOccurrenceResponse, _records_v1_DeleteOccurrenceRequest__Output, _records_v1_DeleteOccurrenceResponse__Output>
   DeleteSample: MethodDefinition<_records_v1_DeleteSampleRequest, _records_v1_DeleteSampleResponse, _records_v1_DeleteSampleRequest__Output, _records_v1_DeleteSampleResponse__Output>
   GetLocation: MethodDefinition<_records_v1_GetLocationRequest, _records_v1_GetLocationResponse, _records_v1_GetLocationRequest__Output, _records_v1_GetLocationResponse__Output>
+  GetMedium: MethodDefinition<_records_v1_GetMediumRequest, _records_v1_GetMediumResponse, _records_v1_GetMediumRequest__Output, _records_v1_GetMediumResponse__Output>
   GetOccurrence: MethodDefinition<_records_v1_GetOccurrenceRequest, _records_v1_GetOccurrenceResponse, _records_v1_GetOccurrenceRequest__Output, _records_v1_GetOccurrenceResponse__Output>
   GetSample: MethodDefinition<_records_v1_GetSampleRequest, _records_v1_GetSampleResponse, _records_v1_GetSampleRequest__Output, _records_v1_GetSampleResponse__Output>
   GetSurvey: MethodDefinition<_records_v1_GetSurveyRequest, _records_v1_GetSurveyResponse, _records_v1_GetSurveyRequest__Output, _records_v1_GetSurveyResponse__Output>
   ListLocations: MethodDefinition<_records_v1_ListLocationsRequest, _records_v1_ListLocationsResponse, _records_v1_ListLocationsRequest__Output, _records_v1_ListLocationsResponse__Output>
+  ListMedia: MethodDefinition<_records_v1_ListMediaRequest, _records_v1_ListMediaResponse, _records_v1_ListMediaRequest__Output, _records_v1_ListMediaResponse__Output>
   ListOccurrences: MethodDefinition<_records_v1_ListOccurrencesRequest, _records_v1_ListOccurrencesResponse, _records_v1_ListOccurrencesRequest__Output, _records_v1_ListOccurrencesResponse__Output>
   ListSamples: MethodDefinition<_records_v1_ListSamplesRequest, _records_v1_ListSamplesResponse, _records_v1_ListSamplesRequest__Output, _records_v1_ListSamplesResponse__Output>
   ListSurveys: MethodDefinition<_records_v1_ListSurveysRequest, _records_v1_ListSurveysResponse, _records_v1_ListSurveysRequest__Output, _records_v1_ListSurveysResponse__Output>
   UpdateLocation: MethodDefinition<_records_v1_UpdateLocationRequest, _records_v1_UpdateLocationResponse, _records_v1_UpdateLocationRequest__Output, _records_v1_UpdateLocationResponse__Output>
+  UpdateMedium: MethodDefinition<_records_v1_UpdateMediumRequest, _records_v1_UpdateMediumResponse, _records_v1_UpdateMediumRequest__Output, _records_v1_UpdateMediumResponse__Output>
   UpdateOccurrence: MethodDefinition<_records_v1_UpdateOccurrenceRequest, _records_v1_UpdateOccurrenceResponse, _records_v1_UpdateOccurrenceRequest__Output, _records_v1_UpdateOccurrenceResponse__Output>
   UpdateSample: MethodDefinition<_records_v1_UpdateSampleRequest, _records_v1_UpdateSampleResponse, _records_v1_UpdateSampleRequest__Output, _records_v1_UpdateSampleResponse__Output>
   UpdateSurvey: MethodDefinition<_records_v1_UpdateSurveyRequest, _records_v1_UpdateSurveyResponse, _records_v1_UpdateSurveyRequest__Output, _records_v1_UpdateSurveyResponse__Output>

@@ -1,0 +1,182 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { DEMO } from '@rex/admin';
+import { queuedPhoto } from './support/media.ts';
+import { EDITOR_USER, OTHER_USER, api, dbQuery, eventually, sampleSubmission, services, setUpWorld, token } from './support/world.ts';
+
+let demoToken: string;
+let otherToken: string;
+
+beforeAll(async () => {
+  await setUpWorld();
+  demoToken = await token();
+  otherToken = await token({ userId: OTHER_USER });
+});
+
+const queueState = async (name: string) =>
+  (await dbQuery<{ state: string; claim_id: string | null }>('SELECT state, claim_id FROM media.files WHERE name = $1', [name]))[0];
+const count = async (table: string) => Number((await dbQuery<{ n: string }>(`SELECT count(*)::text AS n FROM ${table}`))[0].n);
+const occurrence = (extra: Record<string, unknown> = {}) => ({ values: { taxa_taxon_list_id: DEMO.taxonIds[0], ...extra } });
+
+describe('media of records', () => {
+  it('when a sample names queued files for itself and its occurrence, then the media are saved, linked by href, and the files claimed', async () => {
+    const [samplePhoto, occurrencePhoto] = [await queuedPhoto(demoToken), await queuedPhoto(demoToken)];
+    const created = await api('POST', '/samples', {
+      token: demoToken,
+      body: sampleSubmission({}, {
+        media: [{ values: { queued: samplePhoto, caption: 'The pond' } }],
+        occurrences: [{ ...occurrence(), media: [{ values: { queued: occurrencePhoto, caption: 'A frog', licence_id: 3 } }] }],
+      }),
+    });
+    expect(created.status, created.text).toBe(201);
+    const sampleMedium = created.body.media[0];
+    const occurrenceMedium = created.body.occurrences[0].media[0];
+    expect(sampleMedium.href).toBe(`${services()}/sample_media/${sampleMedium.values.id}`);
+    expect(occurrenceMedium.href).toBe(`${services()}/occurrence_media/${occurrenceMedium.values.id}`);
+
+    const read = await api('GET', `/occurrence_media/${occurrenceMedium.values.id}`, { token: demoToken });
+    expect(read.status).toBe(200);
+    expect(read.body.values).toMatchObject({
+      id: occurrenceMedium.values.id,
+      occurrence_id: created.body.occurrences[0].values.id,
+      path: occurrencePhoto,
+      caption: 'A frog',
+      licence_id: '3',
+      media_type: 'Image:Local',
+      website_id: String(DEMO.websiteId),
+      created_by_id: String(DEMO.userId),
+      deleted: 'f',
+    });
+    expect((await api('GET', `/sample_media/${sampleMedium.values.id}`, { token: demoToken })).body.values).toMatchObject({ path: samplePhoto, caption: 'The pond' });
+    expect(await queueState(occurrencePhoto)).toMatchObject({ state: 'claimed' });
+    expect(await dbQuery('SELECT confirmed FROM records.media_claims WHERE path = $1', [occurrencePhoto])).toEqual([{ confirmed: true }]);
+    // The stored file is still there for the website to read.
+    const file = await fetch(`${services()}/media-queue/${samplePhoto}`, { headers: { Authorization: `Bearer ${demoToken}` } });
+    expect(file.status).toBe(200);
+    expect(file.headers.get('content-type')).toBe('image/jpeg');
+  });
+
+  it('when a file was already used, or never queued, then the submission is refused on that medium and nothing is written', async () => {
+    const photo = await queuedPhoto(demoToken);
+    expect((await api('POST', '/samples', { token: demoToken, body: sampleSubmission({}, { media: [{ values: { queued: photo } }] }) })).status).toBe(201);
+    const samplesBefore = await count('records.samples');
+    const again = await api('POST', '/samples', { token: demoToken, body: sampleSubmission({}, { occurrences: [{ ...occurrence(), media: [{ values: { queued: photo } }] }] }) });
+    expect(again.status).toBe(400);
+    expect(again.body.message).toEqual({ 'occurrence_medium:queued': `Requested file has already been used by another record: ${photo}` });
+    const missing = await api('POST', '/samples', { token: demoToken, body: sampleSubmission({}, { media: [{ values: { queued: '26/01/01/000000000000000000000000.jpg' } }] }) });
+    expect(missing.status).toBe(400);
+    expect(missing.body.message).toEqual({ 'sample_medium:queued': 'Requested file does not exist in the queue: 26/01/01/000000000000000000000000.jpg' });
+    const noFile = await api('POST', '/samples', { token: demoToken, body: sampleSubmission({}, { media: [{ values: { caption: 'forgot the file' } }] }) });
+    expect(noFile.body.message).toEqual({ 'sample_medium:path': 'The image file must be supplied.' });
+    const pathGiven = await api('POST', '/samples', { token: demoToken, body: sampleSubmission({}, { media: [{ values: { path: '../../etc/passwd' } }] }) });
+    expect(pathGiven.status).toBe(400);
+    expect(Object.keys(pathGiven.body.message)).toEqual(['sample_medium:path']);
+    expect(await count('records.samples')).toBe(samplesBefore);
+  });
+
+  it("when a user names another user's queued file, then it is not in the queue for them", async () => {
+    const photo = await queuedPhoto(demoToken);
+    const taken = await api('POST', '/samples', { token: otherToken, body: sampleSubmission({}, { media: [{ values: { queued: photo } }] }) });
+    expect(taken.status).toBe(400);
+    expect(taken.body.message).toEqual({ 'sample_medium:queued': `Requested file does not exist in the queue: ${photo}` });
+    expect(await queueState(photo)).toEqual({ state: 'queued', claim_id: null });
+  });
+
+  it('when one child of a large submission with media is invalid, then nothing is written and no file is claimed', async () => {
+    const photos = await Promise.all(Array.from({ length: 10 }, () => queuedPhoto(demoToken)));
+    const occurrences = Array.from({ length: 50 }, (_, i) => ({
+      ...occurrence({ [`occAttr:${DEMO.countAttributeId}`]: i, ...(i === 37 ? { taxa_taxon_list_id: 999_999 } : {}) }),
+      media: i < 10 ? [{ values: { queued: photos[i], caption: `photo ${i}` } }] : [],
+    }));
+    const before = { samples: await count('records.samples'), occurrences: await count('records.occurrences'), media: await count('records.occurrence_media') };
+    const answer = await api('POST', '/samples', { token: demoToken, body: sampleSubmission({}, { occurrences }) });
+    expect(answer.status).toBe(400);
+    expect(answer.body.message).toEqual({ 'occurrence:taxa_taxon_list_id': 'The taxon 999999 is not known.' });
+    expect({ samples: await count('records.samples'), occurrences: await count('records.occurrences'), media: await count('records.occurrence_media') }).toEqual(before);
+    for (const photo of photos) expect(await queueState(photo)).toEqual({ state: 'queued', claim_id: null });
+
+    occurrences[37] = { ...occurrence(), media: [] };
+    const fixed = await api('POST', '/samples', { token: demoToken, body: sampleSubmission({}, { occurrences }) });
+    expect(fixed.status, fixed.text).toBe(201);
+    expect(fixed.body.occurrences.filter((o: { media?: unknown[] }) => o.media?.length)).toHaveLength(10);
+    for (const photo of photos) expect((await queueState(photo)).state).toBe('claimed');
+  });
+
+  it('when an update that adds media fails after the files were reserved, then the files return to the queue', async () => {
+    const sample = await api('POST', '/samples', { token: demoToken, body: sampleSubmission() });
+    const photo = await queuedPhoto(demoToken);
+    const failed = await api('PUT', `/samples/${sample.body.values.id}`, { token: demoToken, body: { values: { date: 'not a date' }, media: [{ values: { queued: photo } }] } });
+    expect(failed.status).toBe(400);
+    expect(failed.body.message).toEqual({ 'sample:date_type': 'The date could not be recognised.' });
+    await eventually(async () => expect(await queueState(photo)).toEqual({ state: 'queued', claim_id: null }));
+    const added = await api('PUT', `/samples/${sample.body.values.id}`, { token: demoToken, body: { values: {}, media: [{ values: { queued: photo } }] } });
+    expect(added.status, added.text).toBe(200);
+    expect(added.body.media[0].href).toMatch(/\/sample_media\/\d+$/);
+    expect((await queueState(photo)).state).toBe('claimed');
+  });
+
+  it('when a medium is read, changed or deleted, then only its creator may, with ETags, and moderators may delete', async () => {
+    const photo = await queuedPhoto(demoToken);
+    const sample = await api('POST', '/samples', { token: demoToken, body: sampleSubmission({}, { occurrences: [occurrence()] }) });
+    const occurrenceId = sample.body.occurrences[0].values.id;
+    const added = await api('POST', '/occurrence-media', { token: demoToken, body: { values: { occurrence_id: occurrenceId, queued: photo, caption: 'first' } } });
+    expect(added.status, added.text).toBe(201);
+    expect(added.headers.get('location')).toBe(`${services()}/occurrence_media/${added.body.values.id}`);
+    const id = added.body.values.id;
+    const etag = added.headers.get('etag')!;
+
+    expect((await api('GET', `/occurrence_media/${id}`, { token: otherToken })).status).toBe(403);
+    expect((await api('PUT', `/occurrence_media/${id}`, { token: otherToken, body: { values: { caption: 'mine' } } })).status).toBe(403);
+    expect((await api('DELETE', `/occurrence_media/${id}`, { token: otherToken })).status).toBe(403);
+    const otherSample = await api('POST', '/occurrence_media', { token: otherToken, body: { values: { occurrence_id: occurrenceId, queued: await queuedPhoto(otherToken) } } });
+    expect(otherSample.body.message).toEqual({ 'occurrence_medium:occurrence_id': 'Attempt to add media to an invalid occurrence.' });
+
+    const changed = await api('PUT', `/occurrence_media/${id}`, { token: demoToken, body: { values: { caption: 'second' } }, headers: { 'If-Match': etag } });
+    expect(changed.status, changed.text).toBe(200);
+    expect((await api('PUT', `/occurrence_media/${id}`, { token: demoToken, body: { values: { caption: 'stale' } }, headers: { 'If-Match': etag } })).status).toBe(412);
+    expect((await api('PUT', `/occurrence_media/${id}`, { token: demoToken, body: { values: { queued: await queuedPhoto(demoToken) } } })).body.message).toEqual({
+      'occurrence_medium:queued': 'The file of a medium cannot be replaced; delete the medium and add another.',
+    });
+    const list = await api('GET', `/occurrence_media?occurrence_id=${occurrenceId}`, { token: demoToken });
+    expect(list.body).toEqual([{ values: expect.objectContaining({ id, caption: 'second', path: photo }) }]);
+    expect((await api('GET', `/occurrence_media?occurrence_id=${occurrenceId}`, { token: otherToken })).body).toEqual([]);
+    expect((await api('GET', '/occurrence_media?occurrence_id=x', { token: demoToken })).status).toBe(400);
+
+    const options = await fetch(`${services()}/sample-media`, { method: 'OPTIONS' });
+    expect(options.headers.get('allow')).toBe('GET, POST, OPTIONS');
+
+    expect((await api('DELETE', `/occurrence_media/${id}`, { token: await token({ userId: EDITOR_USER }) })).status).toBe(204);
+    expect((await api('GET', `/occurrence_media/${id}`, { token: demoToken })).status).toBe(404);
+  });
+
+  it('when a record is deleted, then its media go with it', async () => {
+    const sample = await api('POST', '/samples', {
+      token: demoToken,
+      body: sampleSubmission({}, { media: [{ values: { queued: await queuedPhoto(demoToken) } }], occurrences: [{ ...occurrence(), media: [{ values: { queued: await queuedPhoto(demoToken) } }] }] }),
+    });
+    expect((await api('DELETE', `/samples/${sample.body.values.id}`, { token: demoToken })).status).toBe(204);
+    expect((await api('GET', `/sample_media/${sample.body.media[0].values.id}`, { token: demoToken })).status).toBe(404);
+    expect((await api('GET', `/occurrence_media/${sample.body.occurrences[0].media[0].values.id}`, { token: demoToken })).status).toBe(404);
+
+    const location = await api('POST', '/locations', {
+      token: demoToken,
+      body: { values: { name: 'Pond', centroid_sref: 'SU1234', centroid_sref_system: 'OSGB' }, media: [{ values: { queued: await queuedPhoto(demoToken), caption: 'Pond in May' } }] },
+    });
+    expect(location.status, location.text).toBe(201);
+    const medium = location.body.media[0];
+    expect(medium.href).toBe(`${services()}/location_media/${medium.values.id}`);
+    expect((await api('GET', `/location_media/${medium.values.id}`, { token: demoToken })).body.values).toMatchObject({ location_id: location.body.values.id, caption: 'Pond in May' });
+    expect((await api('DELETE', `/locations/${location.body.values.id}`, { token: demoToken })).status).toBe(204);
+    expect((await api('GET', `/location_media/${medium.values.id}`, { token: demoToken })).status).toBe(404);
+  });
+
+  it('when a submission with media is retried with its Idempotency-Key, then the first answer comes back and no file is claimed twice', async () => {
+    const body = sampleSubmission({}, { occurrences: [{ ...occurrence(), media: [{ values: { queued: await queuedPhoto(demoToken) } }] }] });
+    const headers = { 'Idempotency-Key': `media-${Date.now()}` };
+    const first = await api('POST', '/samples', { token: demoToken, body, headers });
+    const retry = await api('POST', '/samples', { token: demoToken, body, headers });
+    expect(first.status).toBe(201);
+    expect(retry.status).toBe(201);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    expect(retry.body).toEqual(first.body);
+  });
+});

@@ -1,0 +1,19 @@
+// Original file: records/v1/records_service.proto
+
+import type { AuthContext as _common_v1_AuthContext, AuthContext__Output as _common_v1_AuthContext__Output } from '../../common/v1/AuthContext.ts';
+import type { MediaParent as _records_v1_MediaParent, MediaParent__Output as _records_v1_MediaParent__Output } from '../../records/v1/MediaParent.ts';
+import type { Long } from '@grpc/proto-loader';
+
+export interface DeleteMediumRequest {
+  'auth'?: (_common_v1_AuthContext | null);
+  'parent'?: (_records_v1_MediaParent);
+  'id'?: (number | string | Long);
+  'ifMatch'?: (string)[];
+}
+
+export interface DeleteMediumRequest__Output {
+  'auth': (_common_v1_AuthContext__Output | null);
+  'parent': (_records_v1_MediaParent__Output);
+  'id': (string);
+  'ifMatch': (string)[];
+}

@@ -1,0 +1,20 @@
+// Original file: records/v1/records_service.proto
+
+import type { AuthContext as _common_v1_AuthContext, AuthContext__Output as _common_v1_AuthContext__Output } from '../../common/v1/AuthContext.ts';
+import type { MediaParent as _records_v1_MediaParent, MediaParent__Output as _records_v1_MediaParent__Output } from '../../records/v1/MediaParent.ts';
+
+export interface ListMediaRequest {
+  'auth'?: (_common_v1_AuthContext | null);
+  'parent'?: (_records_v1_MediaParent);
+  'filters'?: ({[key: string]: string});
+  'limit'?: (number);
+  'offset'?: (number);
+}
+
+export interface ListMediaRequest__Output {
+  'auth': (_common_v1_AuthContext__Output | null);
+  'parent': (_records_v1_MediaParent__Output);
+  'filters': ({[key: string]: string});
+  'limit': (number);
+  'offset': (number);
+}

@@ -1,0 +1,18 @@
+import { CHANNEL_OPTIONS, callUnary, grpc } from '@rex/grpc';
+import { mediaV1, type AuthContext__Output, type ClaimResponse__Output, type MediaServiceClient, type ReserveResponse__Output } from '@rex/protos';
+
+const SERVICE = 'media.v1.MediaService';
+
+/** Records' client of the media service: reserving, confirming and releasing the files submissions claim. */
+export function createMediaClient(address: string, deadlineMs: number) {
+  const client = new mediaV1.MediaService(address, grpc.credentials.createInsecure(), CHANNEL_OPTIONS) as MediaServiceClient;
+  const call = <R>(method: string, request: object) => callUnary<object, R>(client, SERVICE, method, request, deadlineMs);
+  return {
+    reserve: (auth: AuthContext__Output | null, claimId: string, names: string[]) => call<ReserveResponse__Output>('Reserve', { auth, claimId, names }),
+    confirm: (claimId: string, names: string[]) => call<ClaimResponse__Output>('Confirm', { claimId, names }),
+    release: (claimId: string) => call<ClaimResponse__Output>('Release', { claimId }),
+    close: () => client.close(),
+  };
+}
+
+export type MediaClient = ReturnType<typeof createMediaClient>;

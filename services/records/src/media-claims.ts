@@ -1,0 +1,100 @@
+import { randomUUID } from 'node:crypto';
+import type { Pool } from '@rex/db';
+import { invalid, isServiceError, unavailable } from '@rex/grpc';
+import type { Logger } from '@rex/logger';
+import type { AuthContext__Output } from '@rex/protos';
+import type { MediaClient } from './clients/media.ts';
+import type { Errors } from './domain/fields.ts';
+import { MEDIA, queuedNames, type MediumPlan } from './domain/media.ts';
+
+export type Claim = { id: string; names: string[]; mediaTypes: Map<string, string> };
+
+const isUniqueViolation = (error: unknown, constraint: string) =>
+  (error as { code?: string }).code === '23505' && (error as { constraint?: string }).constraint === constraint;
+
+/**
+ * Claims queued files for the media of a submission, across the two
+ * services without a distributed transaction:
+ *
+ * 1. the media service reserves every named file for a new claim id (a name it
+ *    cannot reserve is a 400 on that medium and nothing is written);
+ * 2. records writes the submission with one `media_claims` row per file, in
+ *    the same statement, so a file can belong to one record only;
+ * 3. after the commit the media service is told to claim the files and move
+ *    them into storage; if the write failed, to release them.
+ *
+ * A crash between 2 and 3 leaves a reservation that runs out (the files return
+ * to the queue) or an unconfirmed claim that `confirmPending` completes.
+ */
+export function createMediaClaims(db: Pool, media: MediaClient | undefined, logger: Logger) {
+  async function reserve(auth: AuthContext__Output | null, plans: MediumPlan[]): Promise<Claim | undefined> {
+    const errors: Errors = {};
+    const names = queuedNames(plans, errors);
+    if (Object.keys(errors).length) throw invalid(errors);
+    if (!names.length) return undefined;
+    if (!media) throw unavailable('Media cannot be added: no media service is configured.');
+    const id = randomUUID();
+    let answer;
+    try {
+      answer = await media.reserve(auth, id, names);
+    } catch (error) {
+      logger.warn({ err: isServiceError(error) ? error.message : error }, 'media reservation failed');
+      throw unavailable('The media service cannot be reached; try again shortly.');
+    }
+    for (const plan of plans) {
+      const reason = plan.queued && answer.refused[plan.queued];
+      if (reason && !(`${MEDIA[plan.kind].entity}:queued` in errors)) errors[`${MEDIA[plan.kind].entity}:queued`] = reason;
+    }
+    if (Object.keys(errors).length) throw invalid(errors);
+    return { id, names, mediaTypes: new Map(answer.files.map((file) => [file.name, file.mediaType])) };
+  }
+
+  async function confirm(claimId: string, names: string[]): Promise<void> {
+    await media!.confirm(claimId, names);
+    await db.query('UPDATE records.media_claims SET confirmed = true WHERE claim_id = $1', [claimId]);
+  }
+
+  return {
+    /**
+     * Runs `write` holding the files the media plans name: `columnsOf` gives
+     * each medium's columns with its file's path and media type.
+     */
+    async withClaim<T>(
+      auth: AuthContext__Output | null,
+      plans: MediumPlan[],
+      write: (claim: { claimId?: string; columnsOf: (plan: MediumPlan) => Record<string, unknown> }) => Promise<T>,
+    ): Promise<T> {
+      const claim = await reserve(auth, plans);
+      const columnsOf = (plan: MediumPlan) =>
+        plan.queued && claim ? { ...plan.columns, path: plan.queued, media_type: claim.mediaTypes.get(plan.queued) } : plan.columns;
+      let result: T;
+      try {
+        result = await write({ claimId: claim?.id, columnsOf });
+      } catch (error) {
+        if (claim) media!.release(claim.id).catch((failure: unknown) => logger.warn({ err: failure }, 'releasing a media claim failed'));
+        if (isUniqueViolation(error, 'media_claims_pkey')) {
+          const entity = MEDIA[plans.find((plan) => plan.queued)!.kind].entity;
+          throw invalid({ [`${entity}:queued`]: 'Requested file has already been used by another record.' });
+        }
+        throw error;
+      }
+      if (claim) await confirm(claim.id, claim.names).catch((error: unknown) => logger.warn({ err: error, claim: claim.id }, 'media claim left to confirm later'));
+      return result;
+    },
+
+    /** Confirms claims whose confirmation did not get through (the media service was down, or records stopped). */
+    async confirmPending(olderThanSeconds = 5): Promise<number> {
+      if (!media) return 0;
+      const { rows } = await db.query<{ claim_id: string; paths: string[] }>(
+        `SELECT claim_id, array_agg(path) AS paths FROM records.media_claims
+          WHERE NOT confirmed AND created_on < now() - make_interval(secs => $1)
+          GROUP BY claim_id LIMIT 50`,
+        [olderThanSeconds],
+      );
+      for (const row of rows) await confirm(row.claim_id, row.paths);
+      return rows.length;
+    },
+  };
+}
+
+export type MediaClaims = ReturnType<typeof createMediaClaims>;

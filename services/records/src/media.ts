@@ -1,0 +1,134 @@
+import { withTransaction, type Pool } from '@rex/db';
+import { badRequest, conflict, forbidden, invalid, notFound } from '@rex/grpc';
+import type { AuthContext__Output, SavedRecord, Submission__Output } from '@rex/protos';
+import { readFilters, type Errors } from './domain/fields.ts';
+import { MEDIA, planMedium, type MediaKind } from './domain/media.ts';
+import { parseInteger, text, type Value } from './domain/values.ts';
+import { findMedium, listMedia, mediumFilters, parentOf, type MediumRow } from './db/media-repo.ts';
+import { insertNewRecords } from './db/new-records.ts';
+import { findIdempotentSubmission, writeOutbox, type IdempotentSubmission } from './db/samples-repo.ts';
+import { updateRow } from './db/sql.ts';
+import type { MediaClaims } from './media-claims.ts';
+import { NOT_A_USER, caller, checkVersion, isUniqueViolation, requestHash, stamp, toTree, type Caller } from './samples.ts';
+
+const OMITTED = new Set(['version']);
+
+function rowValues(row: MediumRow): Record<string, Value> {
+  const values: Record<string, Value> = {};
+  for (const [key, value] of Object.entries(row)) if (!OMITTED.has(key)) values[key] = value;
+  return values;
+}
+
+/** The media of samples, occurrences or locations as resources of their own (sample_media, ...). */
+export function createMedia(db: Pool, claims: MediaClaims, kind: MediaKind) {
+  const { entity, table, parentColumn } = MEDIA[kind];
+
+  function replay(earlier: IdempotentSubmission, hash: string): SavedRecord {
+    const saved = earlier.saved as { tree: { media?: string[] }; stamp: string; version: string };
+    if (earlier.requestHash !== hash || !saved.tree.media?.length) throw conflict('The Idempotency-Key was already used for a different submission.');
+    return { entity, values: stamp(saved.tree.media[0], saved.stamp), version: saved.version, replayed: true };
+  }
+
+  /** 404 when not there for this website, 400 for non-users' writes, 403 when someone else's. */
+  function checkOwner(row: MediumRow | undefined, who: Caller, action?: string) {
+    if (!row || row.deleted === 't' || row.website_id !== who.websiteId) throw notFound();
+    if (!who.userId) throw action ? badRequest(`Cannot ${action} without user authentication.`) : forbidden(NOT_A_USER);
+    if (row.created_by_id !== who.userId) throw forbidden('Resource belongs to a different user account.');
+  }
+
+  async function surveyOf(row: MediumRow): Promise<string | null> {
+    return (await parentOf(db, kind, row[parentColumn]!))?.survey_id ?? null;
+  }
+
+  return {
+    async create(auth: AuthContext__Output | null, submission: Submission__Output | null, idempotencyKey = ''): Promise<SavedRecord> {
+      const who = caller(auth);
+      if (!who.userId) throw badRequest('Cannot POST without user authentication.');
+      const hash = requestHash(submission);
+      if (idempotencyKey) {
+        const earlier = await findIdempotentSubmission(db, who.websiteId, who.userId, idempotencyKey);
+        if (earlier) return replay(earlier, hash);
+      }
+      const tree = toTree(submission);
+      const errors: Errors = {};
+      if (text(tree.values, 'id') !== undefined) errors[`${entity}:id`] = 'Cannot POST with id to update, use PUT instead.';
+      const parentId = parseInteger(text(tree.values, parentColumn) ?? '');
+      const plan = planMedium(kind, tree.values, true, errors);
+      if (parentId === undefined) errors[`${entity}:${parentColumn}`] = `The ${kind} must be supplied.`;
+      if (Object.keys(errors).length) throw invalid(errors);
+      const parent = await parentOf(db, kind, String(parentId));
+      if (!parent || parent.deleted || parent.website_id !== who.websiteId || parent.created_by_id !== who.userId) {
+        throw invalid({ [`${entity}:${parentColumn}`]: `Attempt to add media to an invalid ${kind}.` });
+      }
+      try {
+        return await claims.withClaim(auth, [plan], async ({ claimId, columnsOf }) => {
+          const result = await insertNewRecords(
+            { pool: db },
+            { samples: [], occurrences: [], parent: null, media: [{ kind, parentId: String(parentId), surveyId: parent.survey_id, columns: columnsOf(plan) }], claimId },
+            { websiteId: who.websiteId, userId: who.userId, createdById: who.userId },
+            idempotencyKey ? { key: idempotencyKey, requestHash: hash } : undefined,
+          );
+          return { entity, values: stamp(result.media[0], result.stamp), version: result.version };
+        });
+      } catch (error) {
+        if (idempotencyKey && isUniqueViolation(error, 'idempotency_keys_pkey')) {
+          const earlier = await findIdempotentSubmission(db, who.websiteId, who.userId, idempotencyKey);
+          if (earlier) return replay(earlier, hash);
+        }
+        throw error;
+      }
+    },
+
+    async get(auth: AuthContext__Output | null, id: string) {
+      const row = await findMedium(db, kind, id);
+      checkOwner(row, caller(auth));
+      return { values: rowValues(row!), version: row!.version };
+    },
+
+    async list(auth: AuthContext__Output | null, filters: Record<string, string>, limit: number, offset: number) {
+      const who = caller(auth);
+      if (!who.userId) throw forbidden(NOT_A_USER);
+      const errors: Errors = {};
+      const known = readFilters(entity, filters, mediumFilters(kind), errors);
+      if (Object.keys(errors).length) throw invalid(errors);
+      const rows = await listMedia(db, kind, { userId: who.userId, websiteId: who.scope === 'SCOPE_USER' ? null : who.websiteId, filters: known, limit, offset });
+      return { rows: rows.slice(0, limit).map(rowValues), more: rows.length > limit };
+    },
+
+    async update(auth: AuthContext__Output | null, id: string, submission: Submission__Output | null, ifMatch: string[] = []): Promise<SavedRecord> {
+      const who = caller(auth);
+      const tree = toTree(submission);
+      const givenId = text(tree.values, 'id');
+      if (givenId !== undefined && givenId !== id) throw invalid({ [`${entity}:id`]: 'Provided id does not match URI' });
+      return withTransaction(db, async (client) => {
+        const locked = await findMedium(client, kind, id, true);
+        checkOwner(locked, who, 'PUT');
+        checkVersion(locked!.version, ifMatch);
+        const errors: Errors = {};
+        if (parentColumn in tree.values && text(tree.values, parentColumn) !== locked![parentColumn]) {
+          errors[`${entity}:${parentColumn}`] = 'A medium cannot move to another record.';
+        }
+        const plan = planMedium(kind, tree.values, false, errors);
+        if (Object.keys(errors).length) throw invalid(errors);
+        const row = await updateRow(client, table, id, { ...plan.columns, updated_by_id: who.userId });
+        await writeOutbox(client, [{ entity, entityId: id, operation: 'update', websiteId: who.websiteId, surveyId: await surveyOf(locked!), userId: who.userId }]);
+        return { entity, values: stamp(row.id, row.created_on, row.updated_on), version: row.version };
+      });
+    },
+
+    /** The creator deletes a medium; so may the website's administrators and editors. */
+    async remove(auth: AuthContext__Output | null, id: string, ifMatch: string[] = []): Promise<void> {
+      const who = caller(auth);
+      const moderator = !!who.userId && (auth?.siteRole === 1 || auth?.siteRole === 2);
+      await withTransaction(db, async (client) => {
+        const locked = await findMedium(client, kind, id, true);
+        if (!(moderator && locked && locked.deleted !== 't' && locked.website_id === who.websiteId)) checkOwner(locked, who, 'DELETE');
+        checkVersion(locked!.version, ifMatch);
+        await client.query(`UPDATE ${table} SET deleted = true, updated_on = now(), updated_by_id = $2 WHERE id = $1`, [id, who.userId]);
+        await writeOutbox(client, [{ entity, entityId: id, operation: 'delete', websiteId: who.websiteId, surveyId: await surveyOf(locked!), userId: who.userId }]);
+      });
+    },
+  };
+}
+
+export type Media = ReturnType<typeof createMedia>;
