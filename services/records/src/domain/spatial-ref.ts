@@ -234,10 +234,17 @@ function converter(fromEpsg: string, toDefinition: string): Converter {
   const cacheKey = `${fromEpsg}>${toDefinition}`;
   let found = converters.get(cacheKey);
   if (found === undefined) {
-    found = proj4(EPSG_DEFINITIONS[fromEpsg], toDefinition);
+    found = proj4(definitionOf(fromEpsg), toDefinition);
     converters.set(cacheKey, found);
   }
   return found;
+}
+
+/** The offered codes, and the WGS84 UTM zones (326zz north, 327zz south) that blurring uses outside the national grids. */
+function definitionOf(epsg: string): string {
+  const utm = /^32([67])(\d\d)$/.exec(epsg);
+  if (EPSG_DEFINITIONS[epsg] !== undefined || !utm) return EPSG_DEFINITIONS[epsg];
+  return `+proj=utm +zone=${Number(utm[2])}${utm[1] === '7' ? ' +south' : ''} +datum=WGS84 +units=m +no_defs`;
 }
 
 function toStorage(epsg: string, position: Position): Position {
@@ -277,6 +284,99 @@ function squareGeometry(square: GridSquare, epsg: string): Geometry {
     bbox: [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)],
     centroid: toLatLong(epsg, [west + size / 2, south + size / 2]),
   };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Blurring, after the warehouse's reduce_precision, get_output_srid and get_output_sref.
+
+export type BlurredLocation = { sref: string; system: string; geometry: Geometry };
+
+/** Square sizes a blurred reference can name; a precision between two takes the larger. */
+const BLUR_SIZES = [10, 100, 1_000, 2_000, 5_000, 10_000, 100_000];
+
+/**
+ * What others see of a location blurred to `precision` metres: the square of that size holding its
+ * centre, on the British or Irish grid where it lies on one (named as a grid reference), else on its
+ * UTM zone (named by the square's centre as latitude and longitude). A reference already as coarse
+ * is kept as it is.
+ */
+export function blurSref(sref: string, system: string, precision: number): BlurredLocation {
+  const geometry = srefToGeometry(sref, system);
+  const size = BLUR_SIZES.find((candidate) => candidate >= precision) ?? BLUR_SIZES[BLUR_SIZES.length - 1];
+  if ((gridSquareSize(sref, system) ?? 0) >= size) return { sref: normaliseSref(sref, system), system, geometry };
+  const grid = outputGrid(system, geometry.centroid);
+  const [x, y] = converter('4326', definitionOf(grid.epsg)).forward<Position>([geometry.centroid.lon, geometry.centroid.lat]);
+  const square = { west: Math.floor(x / size) * size, south: Math.floor(y / size) * size, size };
+  const blurred = squareGeometry(square, grid.epsg);
+  if (grid.name === 'OSGB') return { sref: osgbGridReference(square), system: 'OSGB', geometry: blurred };
+  if (grid.name === 'OSIE') return { sref: irishGridReference(square), system: 'OSIE', geometry: blurred };
+  return { sref: latLongReference(blurred.centroid, size), system: '4326', geometry: blurred };
+}
+
+/** The size of the square a grid reference names; undefined for coordinates. */
+function gridSquareSize(sref: string, system: string): number | undefined {
+  const key = systemKey(system);
+  if (!Object.hasOwn(NOTATION_SYSTEMS, key)) return undefined;
+  return NOTATION_SYSTEMS[key].parseGridReference(compactUpperCase(sref))?.size;
+}
+
+type OutputGrid = { name: 'OSGB' | 'OSIE' | 'UTM'; epsg: string };
+
+/** British and Irish references stay on their grid; anything else goes to the grid it lies on, or its UTM zone. */
+function outputGrid(system: string, centroid: { lat: number; lon: number }): OutputGrid {
+  const key = systemKey(system);
+  if (key === 'osgb' || key === 'osie') return { name: key === 'osgb' ? 'OSGB' : 'OSIE', epsg: NOTATION_SYSTEMS[key].epsg };
+  const [x, y] = toStorage('4326', [centroid.lon, centroid.lat]);
+  // The warehouse's rough Web Mercator boxes first, then the grid's own extent.
+  if (x >= -1_196_000 && x <= -599_200 && y >= 6_687_800 && y <= 7_442_470) {
+    const [east, north] = converter('4326', definitionOf('29903')).forward<Position>([centroid.lon, centroid.lat]);
+    if (east >= 10_000 && east <= 367_300 && north >= 10_000 && north <= 468_100 && (east < 332_000 || north < 445_900)) {
+      return { name: 'OSIE', epsg: '29903' };
+    }
+  }
+  if (x >= -1_081_873 && x <= 422_933 && y >= 6_405_988 && y <= 8_944_478) {
+    const [east, north] = converter('4326', definitionOf('27700')).forward<Position>([centroid.lon, centroid.lat]);
+    if (east >= 0 && east < 700_000 && north >= 0 && north < 1_300_000) return { name: 'OSGB', epsg: '27700' };
+  }
+  const zone = Math.min(Math.floor((centroid.lon + 180) / 6) + 1, 60);
+  return { name: 'UTM', epsg: `${centroid.lat < 0 ? 327 : 326}${String(zone).padStart(2, '0')}` };
+}
+
+/** A 100 km square's letter from its index in the 25-letter alphabet without I. */
+const gridLetter = (index: number): string => String.fromCharCode(65 + index + (index >= 8 ? 1 : 0));
+
+function osgbGridReference(square: GridSquare): string {
+  const east = Math.floor(square.west / 100_000);
+  const fromNorth = 19 - Math.floor(square.south / 100_000);
+  const first = fromNorth - (fromNorth % 5) + Math.floor((east + 10) / 5);
+  const second = ((fromNorth * 5) % 25) + (east % 5);
+  return gridLetter(first) + gridLetter(second) + withinSquare(square);
+}
+
+function irishGridReference(square: GridSquare): string {
+  return gridLetter((4 - Math.floor(square.south / 100_000)) * 5 + Math.floor(square.west / 100_000)) + withinSquare(square);
+}
+
+/** The digits (or tetrad, or quadrant) of a square within its 100 km square; the inverse of parseWithin100kmSquare. */
+function withinSquare({ west, south, size }: GridSquare): string {
+  const east = west % 100_000;
+  const north = south % 100_000;
+  const tens = `${Math.floor(east / 10_000)}${Math.floor(north / 10_000)}`;
+  if (size === 2_000) {
+    const index = Math.floor((east % 10_000) / 2_000) * 5 + Math.floor((north % 10_000) / 2_000);
+    return tens + String.fromCharCode(65 + index + (index >= 14 ? 1 : 0)); // no O
+  }
+  if (size === 5_000) return tens + (north % 10_000 >= 5_000 ? 'N' : 'S') + (east % 10_000 >= 5_000 ? 'E' : 'W');
+  const digits = 6 - String(size).length; // 10 m → 4 digits per axis … 100 km → none
+  if (digits === 0) return '';
+  const pad = (value: number) => String(Math.floor(value / size)).padStart(digits, '0');
+  return pad(east) + pad(north);
+}
+
+/** "51.23N 1.23W": the warehouse's rounding to the square's size, without its "~". */
+function latLongReference({ lat, lon }: { lat: number; lon: number }, size: number): string {
+  const decimals = Math.max(7 - String(size).length, 0);
+  return `${Math.abs(lat).toFixed(decimals)}${lat >= 0 ? 'N' : 'S'} ${Math.abs(lon).toFixed(decimals)}${lon >= 0 ? 'E' : 'W'}`;
 }
 
 // ---------------------------------------------------------------------------------------------

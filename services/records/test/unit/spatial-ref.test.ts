@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { SrefError, isKnownSystem, normaliseSref, srefToGeometry } from '../../src/domain/spatial-ref.ts';
+import { SrefError, blurSref, isKnownSystem, normaliseSref, srefToGeometry } from '../../src/domain/spatial-ref.ts';
 import type { Geometry } from '../../src/domain/spatial-ref.ts';
 
 // Spherical ("web") Mercator, written out independently of proj4.
@@ -422,5 +422,71 @@ describe('srefToGeometry', () => {
       expect(error.kind).toBe('unknown_system');
       expect(error.message).toBe('The spatial reference system is not a valid EPSG or notation code.');
     });
+  });
+});
+
+describe('blurSref', () => {
+  /** Distance in metres between two WGS84 points (haversine). */
+  function metresBetween(a: { lat: number; lon: number }, b: { lat: number; lon: number }): number {
+    const rad = Math.PI / 180;
+    const h = Math.sin(((b.lat - a.lat) * rad) / 2) ** 2 + Math.cos(a.lat * rad) * Math.cos(b.lat * rad) * Math.sin(((b.lon - a.lon) * rad) / 2) ** 2;
+    return 2 * 6371000 * Math.asin(Math.sqrt(h));
+  }
+
+  it.each([
+    [10_000, 'SU15'],
+    [100_000, 'SU'],
+    [5_000, 'SU15NW'],
+    [2_000, 'SU15I'],
+    [1_000, 'SU1256'],
+    [100, 'SU123567'],
+    [3_000, 'SU15NW'],
+  ])('when an OSGB 10 m reference is blurred to %i m, then it becomes %s, whose square is the blurred geometry', (precision, expected) => {
+    const blurred = blurSref('SU 1234 5678', 'OSGB', precision);
+    expect(blurred.sref).toBe(expected);
+    expect(blurred.system).toBe('OSGB');
+    expect(blurred.geometry).toEqual(srefToGeometry(expected, 'OSGB'));
+  });
+
+  it('when the reference is already as coarse as the precision, then it is kept', () => {
+    expect(blurSref('su13', 'OSGB', 10_000)).toEqual({ sref: 'SU13', system: 'OSGB', geometry: srefToGeometry('SU13', 'OSGB') });
+    expect(blurSref('SU13G', 'OSGB', 1_000).sref).toBe('SU13G');
+  });
+
+  it('when an Irish grid reference is blurred, then it stays on the Irish grid', () => {
+    const blurred = blurSref('O1234 5678', 'OSIE', 10_000);
+    expect(blurred).toEqual({ sref: 'O15', system: 'OSIE', geometry: srefToGeometry('O15', 'OSIE') });
+  });
+
+  it.each([
+    ['51.5, -0.12', '4326', 'OSGB', 'TQ37'],
+    ['412345, 156789', '27700', 'OSGB', 'SU15'],
+    ['53.35, -6.26', '4326', 'OSIE', 'O13'],
+  ])('when the point %s (%s) lies on a national grid, then it becomes that grid\'s 10 km square', (sref, system, grid, expected) => {
+    const blurred = blurSref(sref, system, 10_000);
+    expect(blurred).toEqual({ sref: expected, system: grid, geometry: srefToGeometry(expected, grid) });
+  });
+
+  it.each([
+    ['48.8566, 2.3522', 'N', 'E'],
+    ['-33.9249, 18.4241', 'S', 'E'],
+    ['40.7128, -74.006', 'N', 'W'],
+  ])('when the point %s lies on no national grid, then it becomes the centre of its UTM 10 km square as latitude and longitude', (sref, ns, ew) => {
+    const exact = srefToGeometry(sref, '4326');
+    const blurred = blurSref(sref, '4326', 10_000);
+    expect(blurred.system).toBe('4326');
+    expect(blurred.sref).toMatch(new RegExp(`^\\d+\\.\\d{2}${ns} \\d+\\.\\d{2}${ew}$`));
+    expect(metresBetween(srefToGeometry(blurred.sref, '4326').centroid, blurred.geometry.centroid)).toBeLessThan(1_000);
+    expect(metresBetween(exact.centroid, blurred.geometry.centroid)).toBeLessThan(7_100);
+    const [xmin, ymin, xmax, ymax] = blurred.geometry.bbox;
+    expect(ringOf(blurred.geometry)).toHaveLength(5);
+    expect(xmax - xmin).toBeGreaterThan(10_000); // Web Mercator stretches 10 km away from the equator
+    expect(ymax - ymin).toBeGreaterThan(10_000);
+    const [x, y] = pointOf(exact);
+    expect(x >= xmin && x <= xmax && y >= ymin && y <= ymax).toBe(true);
+  });
+
+  it('when two points lie in the same UTM square, then they blur to the same place', () => {
+    expect(blurSref('48.8566, 2.3522', '4326', 10_000)).toEqual(blurSref('48.8567, 2.3523', '4326', 10_000));
   });
 });

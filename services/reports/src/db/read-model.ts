@@ -1,4 +1,5 @@
 import type { PoolClient } from '@rex/db';
+import { blurSref } from '@rex/records/spatial-ref';
 
 /**
  * Refreshing a record copies its current state from the records schema (or
@@ -9,6 +10,51 @@ async function refresh(client: PoolClient, table: string, ids: string[], select:
   if (!ids.length) return;
   await client.query(`DELETE FROM reports.${table} WHERE id = ANY($1::bigint[])`, [ids]);
   await client.query(`INSERT INTO reports.${table} ${select}`, [ids]);
+}
+
+type Blurrable = { id: string; entered_sref: string | null; entered_sref_system: string | null; precision: number };
+
+type BlurredColumns = { sref: string | null; system: string | null; lat: number | null; lon: number | null; bbox: (number | null)[] };
+
+const HIDDEN: BlurredColumns = { sref: null, system: null, lat: null, lon: null, bbox: [null, null, null, null] };
+
+/** The location others see of a record blurred to `precision` metres (private samples, sensitive occurrences). */
+function blurredColumns(row: Blurrable): BlurredColumns {
+  if (!row.entered_sref || !row.entered_sref_system) return HIDDEN;
+  try {
+    const { sref, system, geometry } = blurSref(row.entered_sref, row.entered_sref_system, row.precision);
+    return { sref, system, lat: geometry.centroid.lat, lon: geometry.centroid.lon, bbox: geometry.bbox };
+  } catch {
+    return HIDDEN; // a reference that no longer reads is hidden rather than shown exactly
+  }
+}
+
+/**
+ * The read model is what others see, so the rows `select` finds (id, reference and precision)
+ * get their location blurred to the grid square of their precision, and lose the site's name and
+ * location id, as the warehouse's cache tables do.
+ */
+async function blurLocations(client: PoolClient, table: 'samples' | 'occurrences', select: string, ids: string[]): Promise<void> {
+  if (!ids.length) return;
+  const { rows } = await client.query<Blurrable>(select, [ids]);
+  if (!rows.length) return;
+  const blurred = rows.map(blurredColumns);
+  await client.query(
+    `UPDATE reports.${table} t
+        SET entered_sref = b.sref, entered_sref_system = b.system, lat = b.lat, lon = b.lon,
+            bbox_xmin = b.xmin, bbox_ymin = b.ymin, bbox_xmax = b.xmax, bbox_ymax = b.ymax, location_id = NULL, location_name = NULL
+       FROM unnest($1::bigint[], $2::text[], $3::text[], $4::float8[], $5::float8[], $6::float8[], $7::float8[], $8::float8[], $9::float8[])
+            AS b(id, sref, system, lat, lon, xmin, ymin, xmax, ymax)
+      WHERE t.id = b.id`,
+    [
+      rows.map((row) => row.id),
+      blurred.map((b) => b.sref),
+      blurred.map((b) => b.system),
+      blurred.map((b) => b.lat),
+      blurred.map((b) => b.lon),
+      ...[0, 1, 2, 3].map((corner) => blurred.map((b) => b.bbox[corner])),
+    ],
+  );
 }
 
 export async function refreshSamples(client: PoolClient, ids: string[]): Promise<void> {
@@ -22,6 +68,13 @@ export async function refreshSamples(client: PoolClient, ids: string[]): Promise
             s.created_by_id, s.created_on, s.updated_on
        FROM records.samples s JOIN records.surveys sv ON sv.id = s.survey_id
       WHERE s.id = ANY($1::bigint[]) AND NOT s.deleted`,
+  );
+  await blurLocations(
+    client,
+    'samples',
+    `SELECT id, entered_sref, entered_sref_system, privacy_precision AS precision
+       FROM reports.samples WHERE id = ANY($1::bigint[]) AND privacy_precision > 1`,
+    ids,
   );
 }
 
@@ -40,6 +93,14 @@ const OCCURRENCE_SELECT = `
 /** Occurrences are kept when deleted, marked, for the exchange format's deletions. */
 export async function refreshOccurrences(client: PoolClient, ids: string[]): Promise<void> {
   await refresh(client, 'occurrences', ids, `${OCCURRENCE_SELECT} WHERE o.id = ANY($1::bigint[])`);
+  await blurLocations(
+    client,
+    'occurrences',
+    `SELECT o.id, o.entered_sref, o.entered_sref_system, greatest(o.sensitivity_precision, s.privacy_precision) AS precision
+       FROM reports.occurrences o JOIN records.samples s ON s.id = o.sample_id
+      WHERE o.id = ANY($1::bigint[]) AND greatest(o.sensitivity_precision, s.privacy_precision) > 1`,
+    ids,
+  );
 }
 
 /** Occurrences carry their sample's date, place and survey: a changed sample refreshes them. */
