@@ -1,8 +1,8 @@
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { jpeg, upload } from './support/media.ts';
-import { OTHER_USER, SECOND_WEBSITE, dbQuery, services, setUpWorld, token } from './support/world.ts';
+import { OTHER_USER, SECOND_WEBSITE, dbQuery, eventually, services, setUpWorld, token } from './support/world.ts';
 
 let demoToken: string;
 
@@ -78,5 +78,26 @@ describe('media queue', () => {
     const answer = await fetch(`${services()}/media-queue`, { method: 'POST', body: form });
     expect(answer.status).toBe(401);
     expect((await upload([['photo', jpeg(), 'a.jpg']], await token({ userId: OTHER_USER }))).status).toBe(200);
+  });
+
+  it('when a queued file expires unclaimed, then it is deleted, and a name it had can no longer be claimed', async () => {
+    const answer = await upload([['photo', jpeg(), 'old.jpg']], demoToken);
+    const name = answer.body.photo.name;
+    await dbQuery("UPDATE media.files SET expires_on = now() - interval '1 second' WHERE name = $1", [name]);
+    await eventually(async () => expect(await dbQuery('SELECT name FROM media.files WHERE name = $1', [name])).toEqual([]));
+    expect(existsSync(join(inject('dataDir'), 'media', 'queue', name))).toBe(false);
+    const read = await fetch(answer.body.photo.tempPath, { headers: { Authorization: `Bearer ${demoToken}` } });
+    expect(read.status).toBe(404);
+  });
+
+  it('when a saved submission could not confirm its files, then records confirms them later and they move to storage', async () => {
+    const answer = await upload([['photo', jpeg(), 'late.jpg']], demoToken);
+    const name = answer.body.photo.name;
+    // As left by a records process stopped between its commit and the confirmation.
+    await dbQuery("INSERT INTO records.media_claims (path, claim_id, created_on) VALUES ($1, gen_random_uuid(), now() - interval '1 minute')", [name]);
+    await eventually(async () => expect(await dbQuery('SELECT confirmed FROM records.media_claims WHERE path = $1', [name])).toEqual([{ confirmed: true }]));
+    expect(await dbQuery('SELECT state FROM media.files WHERE name = $1', [name])).toEqual([{ state: 'claimed' }]);
+    expect(existsSync(join(inject('dataDir'), 'media', 'files', name))).toBe(true);
+    expect(existsSync(join(inject('dataDir'), 'media', 'queue', name))).toBe(false);
   });
 });
