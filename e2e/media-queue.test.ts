@@ -1,6 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { startGateway } from './support/gateway.ts';
 import { jpeg, upload } from './support/media.ts';
 import { OTHER_USER, SECOND_WEBSITE, dbQuery, eventually, services, setUpWorld, token } from './support/world.ts';
 
@@ -99,5 +100,30 @@ describe('media queue', () => {
     expect(await dbQuery('SELECT state FROM media.files WHERE name = $1', [name])).toEqual([{ state: 'claimed' }]);
     expect(existsSync(join(inject('dataDir'), 'media', 'files', name))).toBe(true);
     expect(existsSync(join(inject('dataDir'), 'media', 'queue', name))).toBe(false);
+  });
+
+  it('when the configuration sets media_queue limits, then they replace the defaults', async () => {
+    const gateway = await startGateway(
+      { authentication_methods: { jwtUser: { allow_http: true } }, media_queue: { max_upload_size: 10_000, allowed_file_types: ['png'] } },
+      {},
+      false,
+      true,
+    );
+    try {
+      const send = async (content: Buffer) => {
+        const form = new FormData();
+        form.append('photo', new Blob([content]), 'photo');
+        const response = await fetch(`${gateway.services}/media-queue`, { method: 'POST', body: form, headers: { Authorization: `Bearer ${demoToken}` } });
+        return { status: response.status, body: (await response.json()) as { message?: unknown } };
+      };
+      const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0x49, 0x48, 0x44, 0x52]), Buffer.alloc(2000)]);
+      expect((await send(png)).status).toBe(200);
+      expect(await send(jpeg(2000))).toEqual({ status: 415, body: expect.objectContaining({ message: { photo: 'The file is not one of the allowed types.' } }) });
+      expect((await send(Buffer.concat([png, Buffer.alloc(10_000)]))).status).toBe(413);
+      const openapi = (await (await fetch(`${gateway.services}/openapi.json`)).json()) as { paths: Record<string, { post?: { summary: string } }> };
+      expect(openapi.paths['/media-queue'].post?.summary).toContain('at most 10000 bytes');
+    } finally {
+      gateway.stop();
+    }
   });
 });

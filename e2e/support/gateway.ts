@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inject } from 'vitest';
 import { freePort } from '@rex/db';
+import { grpcServing } from '../../scripts/suite.ts';
 
 export type ExtraGateway = { url: string; services: string; stop: () => void };
 
@@ -19,16 +20,20 @@ function spawnService(name: string, env: Record<string, string>): ChildProcess {
 }
 
 /**
- * A gateway with its own REST configuration (and, with `withSearch`, its own
- * search service reading the same configuration).
+ * A gateway with its own REST configuration (and, with `withSearch` or
+ * `withMedia`, its own search or media service reading the same configuration).
  */
-export async function startGateway(config: Record<string, unknown>, env: Record<string, string> = {}, withSearch = false): Promise<ExtraGateway> {
+export async function startGateway(config: Record<string, unknown>, env: Record<string, string> = {}, withSearch = false, withMedia = false): Promise<ExtraGateway> {
   const dir = mkdtempSync(join(tmpdir(), 'rex-gateway-'));
   const configFile = join(dir, 'rest.json');
   writeFileSync(configFile, JSON.stringify(config));
   const port = await freePort();
   const searchPort = await freePort();
   const search = withSearch ? spawnService('search', { REX_CONFIG: configFile, GRPC_HOST: '127.0.0.1', GRPC_PORT: String(searchPort) }) : undefined;
+  const mediaPort = await freePort();
+  const media = withMedia
+    ? spawnService('media', { REX_CONFIG: configFile, REX_DATA_DIR: dir, DATABASE_URL: inject('databaseUrl'), GRPC_HOST: '127.0.0.1', GRPC_PORT: String(mediaPort) })
+    : undefined;
   const child: ChildProcess = spawn(process.execPath, ['--conditions=development', '--disable-warning=ExperimentalWarning', 'src/main.ts'], {
     cwd: fileURLToPath(new URL('../../services/gateway', import.meta.url)),
     env: {
@@ -37,7 +42,7 @@ export async function startGateway(config: Record<string, unknown>, env: Record<
       DATABASE_URL: inject('databaseUrl'),
       RECORDS_ADDR: inject('recordsAddress'),
       REPORTS_ADDR: inject('reportsAddress'),
-      MEDIA_ADDR: inject('mediaAddress'),
+      MEDIA_ADDR: withMedia ? `127.0.0.1:${mediaPort}` : inject('mediaAddress'),
       GATEWAY_PORT: String(port),
       METRICS_PORT: '0',
       REX_CONFIG: configFile,
@@ -51,10 +56,12 @@ export async function startGateway(config: Record<string, unknown>, env: Record<
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 300; i++) {
     if (child.exitCode !== null) throw new Error(`gateway exited with code ${child.exitCode}`);
-    if ((await fetch(`${url}/readyz`).catch(() => undefined))?.ok) {
+    const mediaReady = !media || (await grpcServing(`127.0.0.1:${mediaPort}`, 'media.v1.MediaService'));
+    if (mediaReady && (await fetch(`${url}/readyz`).catch(() => undefined))?.ok) {
       const stop = () => {
         child.kill('SIGTERM');
         search?.kill('SIGTERM');
+        media?.kill('SIGTERM');
       };
       return { url, services: `${url}/index.php/services/rest`, stop };
     }
@@ -62,5 +69,6 @@ export async function startGateway(config: Record<string, unknown>, env: Record<
   }
   child.kill('SIGKILL');
   search?.kill('SIGKILL');
+  media?.kill('SIGKILL');
   throw new Error('gateway did not become ready');
 }
