@@ -2,7 +2,7 @@ import { migrate, withTransaction, type Pool, type PoolClient } from '@rex/db';
 import { SCHEMA as AUTH_SCHEMA, migrations as authMigrations } from '@rex/gateway/migrations';
 import { hashSecret, verifySecret } from '@rex/gateway/secrets';
 import { SCHEMA as RECORDS_SCHEMA, migrations as recordsMigrations } from '@rex/records/migrations';
-import { srefToGeometry } from '@rex/records/spatial-ref';
+import { srefToGeometry } from '@rex/spatial-ref';
 import type { Fixtures } from './fixtures.ts';
 
 export class ImportError extends Error {}

@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
-import { SrefError, blurSref, isKnownSystem, normaliseSref, srefToGeometry } from '../../src/domain/spatial-ref.ts';
-import type { Geometry } from '../../src/domain/spatial-ref.ts';
+import { SrefError, blurSref, isKnownSystem, normaliseSref, srefToGeometry } from '../../src/index.ts';
+import type { Geometry } from '../../src/index.ts';
 
 // Spherical ("web") Mercator, written out independently of proj4.
 const EARTH_RADIUS = 6378137;

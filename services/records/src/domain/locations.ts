@@ -1,5 +1,5 @@
 import { addErrors, readPlainFields, type Column, type Errors, type FieldKind } from './fields.ts';
-import { SrefError, normaliseSref, srefToGeometry } from './spatial-ref.ts';
+import { SrefError, normaliseSref, srefToGeometry } from '@rex/spatial-ref';
 import { text, type Values } from './values.ts';
 
 const LOCATION_FIELDS: Record<string, FieldKind> = {

@@ -1,6 +1,6 @@
 import { readAttributes, type AttributeDefinition, type AttributeValue, type AttributeValueUpdate } from './attributes.ts';
 import { addErrors, readPlainFields, type Column, type Errors, type FieldKind } from './fields.ts';
-import { SrefError, normaliseSref, srefToGeometry } from './spatial-ref.ts';
+import { SrefError, normaliseSref, srefToGeometry } from '@rex/spatial-ref';
 import { formatVagueDate, isInFuture, parseVagueDate, type VagueDate } from './vague-date.ts';
 import { parseInteger, text, type Values } from './values.ts';
 

@@ -1,5 +1,5 @@
 import type { PoolClient } from '@rex/db';
-import { blurSref } from '@rex/records/spatial-ref';
+import { blurSref } from '@rex/spatial-ref';
 
 /**
  * Refreshing a record copies its current state from the records schema (or
