@@ -9,11 +9,16 @@ const dataDir = process.env.REX_DATA_DIR ?? DEFAULT_DATA_DIR;
 const logs = join(dataDir, 'logs');
 const say = (message: string) => process.stderr.write(`[rex] ${message}\n`);
 
+const port = (name: string) => (process.env[name] ? Number(process.env[name]) : undefined);
+
 const suite = await startSuite({
   dataDir,
   databaseUrl: process.env.DATABASE_URL,
   gatewayPort: Number(process.env.GATEWAY_PORT ?? 8080),
-  recordsPort: process.env.RECORDS_PORT ? Number(process.env.RECORDS_PORT) : undefined,
+  recordsPort: port('RECORDS_PORT'),
+  searchPort: port('SEARCH_PORT'),
+  reportsPort: port('REPORTS_PORT'),
+  mediaPort: port('MEDIA_PORT'),
   logs,
   onProgress: say,
 }).catch((error: Error) => {
