@@ -4,6 +4,7 @@ import type { AuthContext__Output, SavedRecord, Submission__Output } from '@rex/
 import { readFilters, type Errors } from './domain/fields.ts';
 import { planLocation } from './domain/locations.ts';
 import { text, type Value } from './domain/values.ts';
+import type { ReferenceData } from './db/reference-repo.ts';
 import { LOCATION_FILTERS, findLocation, listLocations, type LocationRow } from './db/locations-repo.ts';
 import { deleteMediaOf } from './db/media-repo.ts';
 import { insertNewRecords } from './db/new-records.ts';
@@ -11,12 +12,34 @@ import { planMedium } from './domain/media.ts';
 import type { MediaClaims } from './media-claims.ts';
 import { findIdempotentSubmission, writeOutbox, type IdempotentSubmission } from './db/samples-repo.ts';
 import { updateRow } from './db/sql.ts';
-import { NOT_A_USER, caller, checkVersion, isUniqueViolation, requestHash, savedMedia, stamp, toTree, type Caller } from './samples.ts';
+import {
+  NOT_A_USER,
+  attributeDetailsForResponse,
+  attributeValuesForResponse,
+  caller,
+  checkStoredValues,
+  checkVersion,
+  isUniqueViolation,
+  requestHash,
+  saveAttributeChanges,
+  savedMedia,
+  stamp,
+  toTree,
+  type Caller,
+  type RecordRead,
+} from './samples.ts';
+
+/** The location's fields, without its custom attribute values. */
+function fieldValues(row: LocationRow): Record<string, Value> {
+  const values: Record<string, Value> = {};
+  for (const [key, value] of Object.entries(row)) {
+    if (key !== 'version' && key !== 'website_id' && key !== 'attribute_values') values[key] = value === null ? null : String(value);
+  }
+  return values;
+}
 
 function rowValues(row: LocationRow): Record<string, Value> {
-  const values: Record<string, Value> = {};
-  for (const [key, value] of Object.entries(row)) if (key !== 'version' && key !== 'website_id') values[key] = value === null ? null : String(value);
-  return values;
+  return Object.assign(fieldValues(row), attributeValuesForResponse('location', row.attribute_values ?? []));
 }
 
 function replay(earlier: IdempotentSubmission, hash: string): SavedRecord {
@@ -26,8 +49,12 @@ function replay(earlier: IdempotentSubmission, hash: string): SavedRecord {
   return { entity: 'location', values: stamp(id, saved.stamp), media: savedMedia('location', saved.tree.locationMedia?.[id], saved.stamp), version: saved.version, replayed: true };
 }
 
-/** Locations: the caller's own to change; the caller's own and public ones to read. */
-export function createLocations(db: Pool, claims: MediaClaims) {
+/**
+ * Locations: the caller's own to change; the caller's own and public ones to
+ * read. Their custom attributes (`locAttr:<id>`) are those attached to the
+ * caller's website.
+ */
+export function createLocations(db: Pool, reference: ReferenceData, claims: MediaClaims) {
   function checkReadable(row: LocationRow | undefined, who: Caller) {
     if (!row || row.deleted === 't') throw notFound();
     if (row.public === 't') return;
@@ -54,14 +81,14 @@ export function createLocations(db: Pool, claims: MediaClaims) {
       const tree = toTree(submission);
       const errors: Errors = {};
       if (text(tree.values, 'id') !== undefined) errors['location:id'] = 'Cannot POST with id to update, use PUT instead.';
-      const columns = planLocation(tree.values, undefined, errors);
+      const changes = planLocation(tree.values, undefined, await reference.locationAttributes(who.websiteId), errors);
       const media = tree.media.map((medium) => planMedium('location', medium.values, true, errors));
       if (Object.keys(errors).length) throw invalid(errors);
       try {
         return await claims.withClaim(auth, media, async ({ claimId, columnsOf }) => {
           const result = await insertNewRecords(
             { pool: db },
-            { samples: [], occurrences: [], parent: null, locations: [{ columns, media: media.map((medium) => ({ columns: columnsOf(medium) })) }], claimId },
+            { samples: [], occurrences: [], parent: null, locations: [{ columns: changes.columns, attributes: changes.attributes, media: media.map((medium) => ({ columns: columnsOf(medium) })) }], claimId },
             { websiteId: who.websiteId, userId: who.userId, createdById: who.userId },
             idempotencyKey ? { key: idempotencyKey, requestHash: hash } : undefined,
           );
@@ -77,11 +104,13 @@ export function createLocations(db: Pool, claims: MediaClaims) {
       }
     },
 
-    async get(auth: AuthContext__Output | null, id: string) {
+    /** `verbose` answers the custom attribute values in detail, apart from the other values. */
+    async get(auth: AuthContext__Output | null, id: string, verbose = false): Promise<RecordRead> {
       const who = caller(auth);
       const row = await findLocation(db, id);
       checkReadable(row, who);
-      return { values: rowValues(row!), version: row!.version };
+      if (!verbose) return { values: rowValues(row!), version: row!.version, attributes: {} };
+      return { values: fieldValues(row!), version: row!.version, attributes: attributeDetailsForResponse('location', row!.attribute_values ?? []) };
     },
 
     async list(auth: AuthContext__Output | null, filters: Record<string, string>, limit: number, offset: number) {
@@ -99,14 +128,17 @@ export function createLocations(db: Pool, claims: MediaClaims) {
       const tree = toTree(submission);
       const givenId = text(tree.values, 'id');
       if (givenId !== undefined && givenId !== id) throw invalid({ 'location:id': 'Provided id does not match URI' });
+      const attributes = await reference.locationAttributes(who.websiteId);
       return withTransaction(db, async (client) => {
         const stored = await findLocation(client, id, true);
         checkOwner(stored, who, 'PUT');
         checkVersion(stored!.version, ifMatch);
         const errors: Errors = {};
-        const columns = planLocation(tree.values, stored, errors);
+        const changes = planLocation(tree.values, stored, attributes, errors);
+        await checkStoredValues(client, 'location', id, changes.updatedAttributeValues, errors);
         if (Object.keys(errors).length) throw invalid(errors);
-        const row = await updateRow(client, 'records.locations', id, { ...columns, updated_by_id: who.userId });
+        const row = await updateRow(client, 'records.locations', id, { ...changes.columns, updated_by_id: who.userId });
+        await saveAttributeChanges(client, 'location', id, changes);
         await writeOutbox(client, [{ entity: 'location', entityId: id, operation: 'update', websiteId: who.websiteId, surveyId: null, userId: who.userId }]);
         return { entity: 'location', values: stamp(row.id, row.created_on, row.updated_on), version: row.version };
       });

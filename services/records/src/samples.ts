@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { withTransaction, type Pool, type PoolClient } from '@rex/db';
 import { badRequest, conflict, forbidden, invalid, notFound, preconditionFailed } from '@rex/grpc';
 import type { AuthContext__Output, FieldValue, SavedRecord, Submission__Output } from '@rex/protos';
-import { ATTRIBUTE_PREFIX, type AttributeValue, type AttributeValueUpdate } from './domain/attributes.ts';
+import { ATTRIBUTE_PREFIX, type AttributeValue, type AttributeValueUpdate, type RecordEntity } from './domain/attributes.ts';
 import { readFilters, type Errors } from './domain/fields.ts';
 import { planOccurrence, taxonIds, type OccurrenceChanges } from './domain/occurrences.ts';
 import { displayDate, inheritFromParent, planNewSample, planSampleUpdate, type SampleChanges, type SurveyReference } from './domain/samples.ts';
@@ -184,10 +184,10 @@ export function checkVersion(current: string, ifMatch: string[]): void {
   }
 }
 
-/** `smpAttr:<id>:<valueId>` must name a live value of attribute <id> on this very record. */
+/** `smpAttr:<id>:<valueId>` (occAttr, locAttr) must name a live value of attribute <id> on this very record. */
 export async function checkStoredValues(
   client: PoolClient,
-  entity: 'sample' | 'occurrence',
+  entity: RecordEntity,
   ownerId: string,
   updates: AttributeValueUpdate[],
   errors: Errors,
@@ -205,7 +205,7 @@ export async function checkStoredValues(
 /** Writes the attribute changes of an update: replaced attributes, changed stored values, new values. */
 export async function saveAttributeChanges(
   client: PoolClient,
-  entity: 'sample' | 'occurrence',
+  entity: RecordEntity,
   ownerId: string,
   changes: { attributes: AttributeValue[]; replacedAttributes: Set<string>; updatedAttributeValues: AttributeValueUpdate[] },
 ): Promise<void> {
@@ -382,7 +382,7 @@ export function createSamples(db: Pool, reference: ReferenceData, claims: MediaC
 export type Samples = ReturnType<typeof createSamples>;
 
 /** Stored custom attribute values as the API returns them: one text, or a list for several. */
-export function attributeValuesForResponse(entity: 'sample' | 'occurrence', rows: StoredAttributeValue[]): Record<string, Value> {
+export function attributeValuesForResponse(entity: RecordEntity, rows: StoredAttributeValue[]): Record<string, Value> {
   const grouped = new Map<string, string[]>();
   for (const row of rows) {
     const key = `${ATTRIBUTE_PREFIX[entity]}:${row.attribute_id}`;
@@ -396,7 +396,7 @@ export function attributeValuesForResponse(entity: 'sample' | 'occurrence', rows
 }
 
 /** Stored custom attribute values in detail (`?verbose`), as the warehouse's readAttributes gives them. */
-export function attributeDetailsForResponse(entity: 'sample' | 'occurrence', rows: StoredAttributeValue[]): Record<string, AttributeDetails> {
+export function attributeDetailsForResponse(entity: RecordEntity, rows: StoredAttributeValue[]): Record<string, AttributeDetails> {
   const out: Record<string, AttributeDetails> = {};
   for (const row of rows) {
     const key = `${ATTRIBUTE_PREFIX[entity]}:${row.attribute_id}`;

@@ -41,7 +41,7 @@ export async function startRecordsServer(config: RecordsConfig, logger: Logger):
         handlers: {
           ...sampleHandlers(createSamples(pool, reference, claims), logger),
           ...occurrenceHandlers(createOccurrences(pool, reference, claims), logger),
-          ...locationHandlers(createLocations(pool, claims), logger),
+          ...locationHandlers(createLocations(pool, reference, claims), logger),
           ...mediaHandlers(
             { sample: createMedia(pool, claims, 'sample'), occurrence: createMedia(pool, claims, 'occurrence'), location: createMedia(pool, claims, 'location') },
             logger,

@@ -72,10 +72,23 @@ export const Fixtures = z
             data_type: z.enum(['T', 'I', 'F', 'D', 'V', 'B', 'L']),
             multi_value: z.boolean().default(false),
             required: z.boolean().default(false),
+            /** Sample and occurrence attributes: the surveys they are attached to. */
             survey_ids: z.array(id).default([]),
+            /** Location attributes: the websites they are attached to, optionally only for one location type. */
+            website_ids: z.array(id).default([]),
+            location_type_id: id.optional(),
             terms: z.array(z.object({ id, term: z.string().min(1) }).strict()).default([]),
           })
-          .strict(),
+          .strict()
+          .superRefine((attribute, ctx) => {
+            const misplaced = (key: string, message: string) => ctx.addIssue({ code: 'custom', path: [key], message });
+            if (attribute.entity === 'location') {
+              if (attribute.survey_ids.length) misplaced('survey_ids', 'location attributes are attached to websites (website_ids), not surveys');
+            } else {
+              if (attribute.website_ids.length) misplaced('website_ids', `${attribute.entity} attributes are attached to surveys (survey_ids), not websites`);
+              if (attribute.location_type_id !== undefined) misplaced('location_type_id', 'only location attributes are restricted to a location type');
+            }
+          }),
       )
       .default([]),
     clients: z

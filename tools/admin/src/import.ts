@@ -176,6 +176,20 @@ export async function importFixtures(pool: Pool, fixtures: Fixtures): Promise<Co
           throw new ImportError(`attributes[${i}].survey_ids[${j}]: survey ${surveyId} does not exist`);
         }
       }
+      await client.query('DELETE FROM records.location_attribute_websites WHERE attribute_id = $1', [a.id]);
+      for (const [j, websiteId] of a.website_ids.entries()) {
+        if (!websiteIds.has(websiteId)) throw new ImportError(`attributes[${i}].website_ids[${j}]: website ${websiteId} does not exist`);
+        try {
+          await client.query('INSERT INTO records.location_attribute_websites (website_id, attribute_id, required, location_type_id) VALUES ($1, $2, $3, $4)', [
+            websiteId,
+            a.id,
+            a.required,
+            a.location_type_id ?? null,
+          ]);
+        } catch (error) {
+          throw new ImportError(`attributes[${i}].website_ids[${j}]: ${(error as Error & { detail?: string }).detail ?? (error as Error).message}`);
+        }
+      }
       count('attributes');
     }
     for (const [i, l] of fixtures.locations.entries()) {

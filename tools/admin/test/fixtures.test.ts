@@ -44,6 +44,23 @@ describe('parseFixtures', () => {
     );
   });
 
+  it('when a location attribute names websites and a location type, then they are kept', () => {
+    const fixtures = parseFixtures({ attributes: [{ id: 9, entity: 'location', caption: 'Habitat', data_type: 'T', website_ids: [1, 2], location_type_id: 5, required: true }] });
+    expect(fixtures.attributes[0]).toMatchObject({ website_ids: [1, 2], location_type_id: 5, required: true, survey_ids: [] });
+  });
+
+  it('when an attribute is attached to the wrong kind of owner, then the error names the key', () => {
+    expect(problem({ attributes: [{ id: 9, entity: 'location', caption: 'c', data_type: 'T', survey_ids: [1] }] })).toMatch(
+      /attributes\[0\]\.survey_ids: location attributes are attached to websites/,
+    );
+    expect(problem({ attributes: [{ id: 9, entity: 'sample', caption: 'c', data_type: 'T', website_ids: [1] }] })).toMatch(
+      /attributes\[0\]\.website_ids: sample attributes are attached to surveys/,
+    );
+    expect(problem({ attributes: [{ id: 9, entity: 'occurrence', caption: 'c', data_type: 'T', location_type_id: 3 }] })).toMatch(
+      /attributes\[0\]\.location_type_id: only location attributes/,
+    );
+  });
+
   it('when an id is not a positive whole number, then it is refused', () => {
     expect(problem({ taxa: [{ id: -1, taxon: 'x' }] })).toMatch(/taxa\[0\]\.id/);
   });

@@ -53,7 +53,7 @@ export function createRecordsClient(address: string, deadlineMs: number) {
     deleteOccurrence: (auth: AuthContext, id: string, ifMatch: string[] = []) => call<object>('DeleteOccurrence', { auth, id, ifMatch }),
     createLocation: (auth: AuthContext, submission: Submission, idempotencyKey = '') =>
       call<CreateLocationResponse__Output>('CreateLocation', { auth, submission, idempotencyKey }),
-    getLocation: (auth: AuthContext, id: string) => call<GetLocationResponse__Output>('GetLocation', { auth, id }),
+    getLocation: (auth: AuthContext, id: string, verbose = false) => call<GetLocationResponse__Output>('GetLocation', { auth, id, verbose }),
     listLocations: (auth: AuthContext, filters: Record<string, string>, limit: number, offset: number) =>
       call<ListLocationsResponse__Output>('ListLocations', { auth, filters, limit, offset }),
     updateLocation: (auth: AuthContext, id: string, submission: Submission, ifMatch: string[] = []) =>

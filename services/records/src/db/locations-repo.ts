@@ -1,5 +1,6 @@
 import type { Pool, PoolClient } from '@rex/db';
 import type { Column } from '../domain/fields.ts';
+import type { StoredAttributeValue } from './samples-repo.ts';
 import { iso } from './sql.ts';
 
 const LOCATION_SELECT = `
@@ -7,10 +8,18 @@ const LOCATION_SELECT = `
          ${iso('l.created_on')} AS created_on, l.created_by_id, ${iso('l.updated_on')} AS updated_on, l.updated_by_id,
          l.comment, l.external_key, upper(encode(l.centroid_geom, 'hex')) AS centroid_geom, upper(encode(l.boundary_geom, 'hex')) AS boundary_geom,
          l.location_type_id, CASE WHEN l.public THEN 't' ELSE 'f' END AS public, l.centroid_lat AS lat, l.centroid_lon AS lon,
-         CASE WHEN l.deleted THEN 't' ELSE 'f' END AS deleted, l.website_id, l.xmin::text AS version
+         CASE WHEN l.deleted THEN 't' ELSE 'f' END AS deleted, l.website_id, l.xmin::text AS version,
+         (SELECT json_agg(json_build_object('attribute_id', v.attribute_id::text, 'value_id', v.id::text, 'caption', a.caption,
+                 'data_type', a.data_type, 'multi_value', a.multi_value, 'text_value', v.text_value,
+                 'int_value', v.int_value::text, 'float_value', v.float_value, 'date_start', v.date_start, 'date_end', v.date_end,
+                 'date_type', v.date_type, 'term', t.term) ORDER BY v.attribute_id, v.id)
+            FROM records.location_attribute_values v
+            JOIN records.attributes a ON a.id = v.attribute_id
+            LEFT JOIN records.attribute_terms t ON a.data_type = 'L' AND t.id = v.int_value
+           WHERE v.location_id = l.id AND NOT v.deleted) AS attribute_values
     FROM records.locations l`;
 
-export type LocationRow = Record<string, string | number | null> & {
+export type LocationRow = Record<string, string | number | null | StoredAttributeValue[]> & {
   id: string;
   website_id: string;
   created_by_id: string;
@@ -19,10 +28,12 @@ export type LocationRow = Record<string, string | number | null> & {
   version: string;
   centroid_sref: string | null;
   centroid_sref_system: string | null;
+  location_type_id: string | null;
+  attribute_values: StoredAttributeValue[] | null;
 };
 
 export async function findLocation(db: Pool | PoolClient, id: string, lock = false): Promise<LocationRow | undefined> {
-  const { rows } = await db.query<LocationRow>(`${LOCATION_SELECT} WHERE l.id = $1${lock ? ' FOR UPDATE' : ''}`, [id]);
+  const { rows } = await db.query<LocationRow>(`${LOCATION_SELECT} WHERE l.id = $1${lock ? ' FOR UPDATE OF l' : ''}`, [id]);
   return rows[0];
 }
 

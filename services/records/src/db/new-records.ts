@@ -9,7 +9,7 @@ import { iso } from './sql.ts';
 export type NewMedium = { columns: Column };
 export type NewOccurrence = { columns: Column; attributes: AttributeValue[]; media?: NewMedium[] };
 export type NewSample = { columns: Column; attributes: AttributeValue[]; occurrences: NewOccurrence[]; samples: NewSample[]; media?: NewMedium[] };
-export type NewLocation = { columns: Column; media: NewMedium[] };
+export type NewLocation = { columns: Column; attributes: AttributeValue[]; media: NewMedium[] };
 /** A medium added on its own to an existing record. */
 export type NewStandaloneMedium = { kind: MediaKind; parentId: string; surveyId: string | null; columns: Column };
 export type SavedSample = { id: string; occurrences: string[]; samples: SavedSample[]; media?: string[]; occurrenceMedia?: Record<string, string[]> };
@@ -35,7 +35,7 @@ class StatementBuilder {
   readonly statements: { text: string; values: unknown[] }[] = [];
   private ctes: string[] = [];
   private values: unknown[] = [];
-  private attributes = { sample: [] as [string, AttributeValue][], occurrence: [] as [string, AttributeValue][] };
+  private attributes = { sample: [] as [string, AttributeValue][], occurrence: [] as [string, AttributeValue][], location: [] as [string, AttributeValue][] };
   private outbox: { entity: string; id: string; surveyId: string | null }[] = [];
 
   param(value: unknown, cast = ''): string {
@@ -48,7 +48,7 @@ class StatementBuilder {
     this.ctes.push(`INSERT INTO ${table} (${names.join(', ')}) VALUES (${names.map((name) => this.param(columns[name])).join(', ')})`);
   }
 
-  attribute(entity: 'sample' | 'occurrence', ownerId: string, values: AttributeValue[]): void {
+  attribute(entity: 'sample' | 'occurrence' | 'location', ownerId: string, values: AttributeValue[]): void {
     for (const value of values) this.attributes[entity].push([ownerId, value]);
   }
 
@@ -71,7 +71,7 @@ class StatementBuilder {
   }
 
   flush(writer: Writer): void {
-    for (const entity of ['sample', 'occurrence'] as const) {
+    for (const entity of ['sample', 'occurrence', 'location'] as const) {
       const rows = this.attributes[entity];
       if (!rows.length) continue;
       const column = (pick: (v: AttributeValue) => unknown, cast: string) => this.param(rows.map(([, v]) => pick(v)), cast);
@@ -97,7 +97,7 @@ class StatementBuilder {
     }
     this.ctes = [];
     this.values = [];
-    this.attributes = { sample: [], occurrence: [] };
+    this.attributes = { sample: [], occurrence: [], location: [] };
     this.outbox = [];
   }
 }
@@ -120,7 +120,8 @@ type Queryable = Pick<Pool, 'query'> | PoolClient;
 /**
  * Inserts new samples (with their occurrences, attribute values, child
  * samples and outbox events) under `parent`, and new occurrences directly
- * under an existing sample. Ids are taken from the sequences first, so the
+ * under an existing sample, and new locations (with their attribute values
+ * and media). Ids are taken from the sequences first, so the
  * whole tree usually goes in as one statement: one round trip, atomic by
  * itself. A large tree is split into several statements in one transaction
  * (or in the caller's, when `db` is a client inside one).
@@ -203,6 +204,7 @@ export async function insertNewRecords(
   const addLocation = (location: NewLocation): string => {
     const id = locationIds.next().value as string;
     builder.insert('records.locations', { ...location.columns, ...owner, id });
+    builder.attribute('location', id, location.attributes);
     builder.event('location', id, null);
     if (location.media.length) locationMedia[id] = location.media.map((medium) => addMedium('location', id, null, medium));
     builder.maybeFlush(writer);

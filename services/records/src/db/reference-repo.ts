@@ -1,6 +1,7 @@
 import { TtlCache } from '@rex/cache';
 import type { Pool } from '@rex/db';
 import type { AttributeDefinition, RecordEntity } from '../domain/attributes.ts';
+import type { LocationAttribute } from '../domain/locations.ts';
 import type { SurveyReference } from '../domain/samples.ts';
 
 type SurveyAttributeRow = {
@@ -48,6 +49,39 @@ export async function loadSurveys(db: Pool, websiteId: string, ids: string[]): P
   return surveys;
 }
 
+type LocationAttributeRow = {
+  attribute_id: string;
+  caption: string;
+  data_type: AttributeDefinition['dataType'];
+  multi_value: boolean;
+  required: boolean;
+  location_type_id: string | null;
+  terms: Record<string, string> | null;
+};
+
+/** The location attributes attached to the website. */
+export async function loadLocationAttributes(db: Pool, websiteId: string): Promise<LocationAttribute[]> {
+  const { rows } = await db.query<LocationAttributeRow>(
+    `SELECT a.id AS attribute_id, a.caption, a.data_type, a.multi_value, law.required, law.location_type_id::text AS location_type_id,
+            (SELECT json_object_agg(t.id, t.term) FROM records.attribute_terms t WHERE t.attribute_id = a.id) AS terms
+       FROM records.location_attribute_websites law
+       JOIN records.attributes a ON a.id = law.attribute_id AND a.entity = 'location' AND NOT a.deleted
+      WHERE law.website_id = $1
+      ORDER BY a.id`,
+    [websiteId],
+  );
+  return rows.map((row) => ({
+    id: row.attribute_id,
+    entity: 'location',
+    caption: row.caption,
+    dataType: row.data_type,
+    multiValue: row.multi_value,
+    required: row.required,
+    terms: new Map(Object.entries(row.terms ?? {})),
+    locationTypeId: row.location_type_id,
+  }));
+}
+
 /** The ids among `ids` that name a taxon. */
 export async function knownTaxa(db: Pool, ids: string[]): Promise<Set<string>> {
   if (!ids.length) return new Set();
@@ -56,13 +90,15 @@ export async function knownTaxa(db: Pool, ids: string[]): Promise<Set<string>> {
 }
 
 /**
- * Surveys (with their attributes) and taxa change rarely, so writes read them
+ * Surveys (with their attributes), websites' location attributes and taxa
+ * change rarely, so writes read them
  * through a short-lived cache; a change made with `pnpm admin` is seen within
  * `ttlMs`.
  */
 export function createReferenceData(db: Pool, ttlMs: number) {
   const surveyCache = new TtlCache<SurveyReference | null>(ttlMs, 10_000);
   const taxonCache = new TtlCache<boolean>(ttlMs, 200_000);
+  const locationAttributeCache = new TtlCache<LocationAttribute[]>(ttlMs, 10_000);
   return {
     /** Drops a survey this process changed, so its next read sees the change. */
     forgetSurvey(websiteId: string, id: string): void {
@@ -85,6 +121,10 @@ export function createReferenceData(db: Pool, ttlMs: number) {
         }
       }
       return found;
+    },
+    /** The location attributes attached to the website (see loadLocationAttributes). */
+    async locationAttributes(websiteId: string): Promise<LocationAttribute[]> {
+      return locationAttributeCache.getOrLoad(websiteId, () => loadLocationAttributes(db, websiteId));
     },
     async taxa(ids: string[]): Promise<Set<string>> {
       const known = new Set<string>();

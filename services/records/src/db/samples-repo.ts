@@ -70,6 +70,7 @@ export async function lockSample(client: PoolClient, id: string): Promise<(Store
 const VALUE_TABLES = {
   sample: { table: 'records.sample_attribute_values', key: 'sample_id' },
   occurrence: { table: 'records.occurrence_attribute_values', key: 'occurrence_id' },
+  location: { table: 'records.location_attribute_values', key: 'location_id' },
 } as const;
 
 /** Stores attribute values; values of `replaced` attributes already stored are soft-deleted first. */

@@ -118,15 +118,17 @@ function readValueUpdate(
 
 /**
  * Validates the custom attribute values among `values` against the attributes
- * available to the record's survey. `isNew` (a record being created) checks
- * required attributes and refuses keys naming stored values; on update only
- * the attributes sent are checked.
+ * available to the record (its survey's; a location's website's). `isNew` (a
+ * record being created) checks required attributes and refuses keys naming
+ * stored values; on update only the attributes sent are checked.
+ * `unavailable` words the error for an attribute that is not among them.
  */
 export function readAttributes(
   entity: RecordEntity,
   values: Values,
   definitions: Map<string, AttributeDefinition>,
   isNew: boolean,
+  unavailable: (attributeId: string) => string = (attributeId) => `Attribute ${attributeId} is not available for this survey.`,
 ): AttributeSubmission {
   const result: AttributeSubmission = { values: [], replaces: new Set(), updates: [], errors: {} };
   const prefix = ATTRIBUTE_PREFIX[entity];
@@ -140,7 +142,7 @@ export function readAttributes(
     const definition = definitions.get(parsed.attributeId);
     const errorKey = `${entity}:${key}`;
     if (!definition) {
-      result.errors[errorKey] = `Attribute ${parsed.attributeId} is not available for this survey.`;
+      result.errors[errorKey] = unavailable(parsed.attributeId);
       continue;
     }
     seen.add(parsed.attributeId);

@@ -1,3 +1,4 @@
+import { readAttributes, type AttributeDefinition, type AttributeValue, type AttributeValueUpdate } from './attributes.ts';
 import { addErrors, readPlainFields, type Column, type Errors, type FieldKind } from './fields.ts';
 import { SrefError, normaliseSref, srefToGeometry } from '@rex/spatial-ref';
 import { text, type Values } from './values.ts';
@@ -11,12 +12,40 @@ const LOCATION_FIELDS: Record<string, FieldKind> = {
   external_key: 'text',
 };
 
+/** A location attribute as attached to the website: for every location, or only for those of one type. */
+export type LocationAttribute = AttributeDefinition & { locationTypeId: string | null };
+
+/** The stored state a location update starts from. */
+export type StoredLocation = { centroid_sref: string | null; centroid_sref_system: string | null; location_type_id: string | number | null };
+
+export type LocationChanges = {
+  columns: Column;
+  attributes: AttributeValue[];
+  replacedAttributes: Set<string>;
+  updatedAttributeValues: AttributeValueUpdate[];
+};
+
+/**
+ * Reads the `locAttr:<id>` values against the website's location attributes
+ * that apply to the location's type (those restricted to another type do not).
+ */
+function readLocationAttributes(values: Values, locationTypeId: unknown, attributes: LocationAttribute[], isNew: boolean) {
+  const type = locationTypeId === null || locationTypeId === undefined ? null : String(locationTypeId);
+  const applying = new Map(attributes.filter((a) => a.locationTypeId === null || a.locationTypeId === type).map((a) => [a.id, a]));
+  const unavailable = (attributeId: string) => {
+    const other = attributes.find((a) => a.id === attributeId);
+    return other ? `Attribute ${attributeId} is only available for locations of type ${other.locationTypeId}.` : `Attribute ${attributeId} is not available for locations of this website.`;
+  };
+  return readAttributes('location', values, applying, isNew, unavailable);
+}
+
 /**
  * Checks a location's values. New locations need a name and a centroid
  * spatial reference; updates change only what was sent. Submitted locations
- * are never public (only administrators make them so).
+ * are never public (only administrators make them so). Custom attribute
+ * values are checked against the website's location attributes.
  */
-export function planLocation(values: Values, stored: { centroid_sref: string | null; centroid_sref_system: string | null } | undefined, errors: Errors): Column {
+export function planLocation(values: Values, stored: StoredLocation | undefined, attributes: LocationAttribute[], errors: Errors): LocationChanges {
   const columns: Column = {};
   const local: Errors = {};
   readPlainFields('location', values, LOCATION_FIELDS, columns, local);
@@ -41,6 +70,9 @@ export function planLocation(values: Values, stored: { centroid_sref: string | n
     }
   }
   columns.public = false;
+  const locationTypeId = 'location_type_id' in columns || !stored ? columns.location_type_id : stored.location_type_id;
+  const read = readLocationAttributes(values, locationTypeId, attributes, !stored);
+  addErrors(local, read.errors);
   addErrors(errors, local);
-  return columns;
+  return { columns, attributes: read.values, replacedAttributes: read.replaces, updatedAttributeValues: read.updates };
 }

@@ -13,7 +13,7 @@ import type {
   UpdateLocationRequest__Output,
   UpdateLocationResponse,
 } from '@rex/protos';
-import { toFieldValues } from '../domain/values.ts';
+import { toAttributeDetails, toFieldValues } from '../domain/values.ts';
 import type { Locations } from '../locations.ts';
 
 const SERVICE = 'records.v1.RecordsService';
@@ -31,8 +31,8 @@ export function locationHandlers(locations: Locations, logger: Logger): Location
       saved: await locations.create(request.auth, request.submission, request.idempotencyKey),
     })),
     GetLocation: unary<GetLocationRequest__Output, GetLocationResponse>(SERVICE, 'GetLocation', logger, async (request) => {
-      const location = await locations.get(request.auth, recordId(request.id));
-      return { values: toFieldValues(location.values), version: location.version };
+      const location = await locations.get(request.auth, recordId(request.id), request.verbose);
+      return { values: toFieldValues(location.values), version: location.version, attributes: toAttributeDetails(location.attributes) };
     }),
     ListLocations: unary<ListLocationsRequest__Output, ListLocationsResponse>(SERVICE, 'ListLocations', logger, async (request) => {
       const limit = Math.min(Math.max(request.limit || 100, 1), 1000);

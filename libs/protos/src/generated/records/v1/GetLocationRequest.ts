@@ -6,9 +6,11 @@ import type { Long } from '@grpc/proto-loader';
 export interface GetLocationRequest {
   'auth'?: (_common_v1_AuthContext | null);
   'id'?: (number | string | Long);
+  'verbose'?: (boolean);
 }
 
 export interface GetLocationRequest__Output {
   'auth': (_common_v1_AuthContext__Output | null);
   'id': (string);
+  'verbose': (boolean);
 }
