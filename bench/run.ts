@@ -9,6 +9,7 @@
 //   (s) a report of BENCH_STREAM_ROWS occurrences (default 1 000 000) streamed as CSV: rows/s and
 //       the peak resident memory of gateway and reports
 //   and the projector's p99 lag (outbox event written → applied) while (b) writes at full speed
+//   (u) POST /media-queue: a 2 MB JPEG per request, with the gateway's resident memory before and at peak
 //   (m) each authentication method on the same request, GET /samples/<id of no sample>: the
 //       method's own cost on top of an identical hop and lookup (answered 404 for every method)
 // BENCH_DURATION (seconds, default 10), BENCH_CONNECTIONS (default 32) and BENCH_ONLY (e.g. `a,c`) tune the run.
@@ -27,7 +28,7 @@ import { startSuite } from '../scripts/suite.ts';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
-const ONLY = new Set((process.env.BENCH_ONLY ?? 'a,b,c,d,e,f,m,r,s').split(','));
+const ONLY = new Set((process.env.BENCH_ONLY ?? 'a,b,c,d,e,f,u,m,r,s').split(','));
 const REPORT_ROWS = Number(process.env.BENCH_REPORT_ROWS ?? 100_000);
 const STREAM_ROWS = Number(process.env.BENCH_STREAM_ROWS ?? 1_000_000);
 const WEBSITE_PASSWORD = 'demo-website-password';
@@ -111,6 +112,27 @@ async function streamCsv(url: string, headers: Record<string, string>, suite: { 
     gatewayMb: `${peaks.gateway} (${before.gateway} before)`,
     reportsMb: `${peaks.reports} (${before.reports} before)`,
   };
+}
+
+/** A multipart body holding one JPEG of `size` bytes, as a phone app sends a photo. */
+function photoUpload(size: number): { body: Buffer; contentType: string } {
+  const boundary = 'rexbench7f3a';
+  const photo = Buffer.alloc(size, 0x20);
+  Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01]).copy(photo);
+  const head = `--${boundary}\r\nContent-Disposition: form-data; name="photo"; filename="photo.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`;
+  return { body: Buffer.concat([Buffer.from(head), photo, Buffer.from(`\r\n--${boundary}--\r\n`)]), contentType: `multipart/form-data; boundary=${boundary}` };
+}
+
+/** Runs `work` while sampling a process's resident memory; answers the peak and the value before. */
+async function withPeakRss<T>(pid: number | undefined, work: () => Promise<T>): Promise<{ result: T; beforeMb: number; peakMb: number }> {
+  const beforeMb = rssMb(pid);
+  let peakMb = beforeMb;
+  const sampler = setInterval(() => (peakMb = Math.max(peakMb, rssMb(pid))), 50);
+  try {
+    return { result: await work(), beforeMb, peakMb };
+  } finally {
+    clearInterval(sampler);
+  }
 }
 
 const STAGE_ATTRIBUTE = 90;
@@ -225,6 +247,21 @@ try {
     return { url: `http://127.0.0.1:${port}/samples/${id}` };
   });
 
+  let uploadMemory = '';
+  if (ONLY.has('u')) {
+    const upload = photoUpload(2 * 1024 * 1024);
+    const measured = await withPeakRss(suite.processes.gateway.pid, () =>
+      load('(u) POST /media-queue, one 2 MB JPEG', {
+        url: `${services}/media-queue`,
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': upload.contentType },
+        body: upload.body,
+      }),
+    );
+    results.push(measured.result);
+    uploadMemory = `Gateway resident memory during (u): ${measured.beforeMb} MB before, ${measured.peakMb} MB at peak, growth ${measured.peakMb - measured.beforeMb} MB (target ≥ 40 uploads/s, growth < 50 MB)`;
+  }
+
   const lag = await projectorLag(`http://127.0.0.1:${reportsMetricsPort}/metrics`);
 
   const reportResults: string[] = [];
@@ -280,6 +317,7 @@ try {
     '',
     `Projector lag while (b) and (e) wrote: p99 ${lag.p99} s over ${lag.events} events (target < 1 s)`,
     '',
+    ...(uploadMemory ? [uploadMemory, ''] : []),
     ...(reportResults.length ? ['| report | req/s or rows/s | p50 ms / memory | p99 ms / memory | errors |', '|---|---:|---:|---:|---:|', ...reportResults, ''] : []),
     ...(methods.length
       ? [

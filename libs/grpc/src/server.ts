@@ -1,3 +1,4 @@
+import type { Http2Server, ServerHttp2Session } from 'node:http2';
 import * as grpc from '@grpc/grpc-js';
 import { HealthImplementation } from 'grpc-health-check';
 import type { Logger } from '@rex/logger';
@@ -53,6 +54,12 @@ export async function startGrpcServer(options: {
   services: { name: string; definition: grpc.ServiceDefinition; handlers: grpc.UntypedServiceImplementation }[];
   host?: string;
   port: number;
+  /**
+   * HTTP/2 receive window in bytes, per connection and per call. The 64 KiB
+   * default stalls large client-streaming uploads: every 64 KiB the sender
+   * waits for a window update.
+   */
+  receiveWindow?: number;
 }): Promise<GrpcServer> {
   const server = new grpc.Server({ 'grpc.keepalive_permit_without_calls': 1 });
   const health = new HealthImplementation({ '': 'SERVING' });
@@ -65,6 +72,7 @@ export async function startGrpcServer(options: {
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync(address, grpc.ServerCredentials.createInsecure(), (error, bound) => (error ? reject(error) : resolve(bound))),
   );
+  if (options.receiveWindow) widenReceiveWindow(server, options.receiveWindow);
   const drain = (timeoutMs: number) =>
     new Promise<void>((resolve) => {
       const timer = setTimeout(() => {
@@ -77,4 +85,17 @@ export async function startGrpcServer(options: {
       });
     });
   return { server, health, port, drain };
+}
+
+/** grpc-js has no server option for the HTTP/2 window, so it is set on each new connection. */
+function widenReceiveWindow(server: grpc.Server, bytes: number): void {
+  const http2Servers = (server as unknown as { http2Servers: Map<Http2Server, unknown> }).http2Servers;
+  for (const http2Server of http2Servers.keys()) {
+    http2Server.on('session', (session: ServerHttp2Session) => {
+      session.once('connect', () => {
+        session.setLocalWindowSize(bytes);
+        session.settings({ initialWindowSize: Math.min(bytes, 2 ** 31 - 1) });
+      });
+    });
+  }
 }

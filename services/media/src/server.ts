@@ -37,6 +37,7 @@ export async function startMediaServer(config: MediaConfig, restConfig: RestConf
   const server = await startGrpcServer({
     host: config.GRPC_HOST,
     port: config.GRPC_PORT,
+    receiveWindow: 8 * 1024 * 1024,
     services: [{ name: SERVICE_NAME, definition: mediaV1.MediaService.service, handlers: mediaHandlers(queue, logger) }],
   });
   logger.info({ port: server.port, storage: config.MEDIA_STORAGE }, 'media gRPC server listening');

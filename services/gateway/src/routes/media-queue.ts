@@ -9,6 +9,9 @@ import { HttpError } from '../http-error.ts';
 import { backend, servicesUrl } from './context.ts';
 import type { Route } from './route.ts';
 
+/** Chunks (up to 64 KiB each) of one file that may wait in the gateway for the media service. */
+const MAX_IN_FLIGHT = 4;
+
 /** Most files one upload request may carry. */
 const MAX_FILES = 20;
 
@@ -56,11 +59,15 @@ function receiveFiles(req: Request, media: MediaClient, auth: AuthContext, maxUp
       }
       const key = keyOf(field);
       const upload = media.upload({ auth, field: key, filename: info.filename ?? '', declaredType: info.mimeType ?? '' });
+      // At most MAX_IN_FLIGHT chunks of a file wait in the gateway; the request pauses meanwhile.
+      let inFlight = 0;
       file.on('data', (chunk: Buffer) => {
-        if (!upload.stream.write({ data: chunk })) {
-          file.pause();
-          upload.stream.once('drain', () => file.resume());
-        }
+        inFlight += 1;
+        if (inFlight >= MAX_IN_FLIGHT) file.pause();
+        upload.stream.write({ data: chunk }, () => {
+          inFlight -= 1;
+          if (inFlight < MAX_IN_FLIGHT) file.resume();
+        });
       });
       file.on('end', () => upload.stream.end());
       upload.stream.on('error', () => file.resume());
