@@ -61,8 +61,13 @@ export async function listOccurrences(
   if (options.websiteId) where.push(`o.website_id = $${values.push(options.websiteId)}`);
   for (const [field, value] of Object.entries(options.filters)) where.push(`o.${field} = $${values.push(value)}`);
   values.push(options.limit + 1, options.offset);
+  // The page's ids first, in the order of the (created_by_id, id) index, so PostgreSQL walks the
+  // index instead of sorting every row of the user (and formats only the rows of the page).
   const { rows } = await db.query<OccurrenceRow>(
-    `${OCCURRENCE_SELECT} WHERE ${where.join(' AND ')} ORDER BY o.id LIMIT $${values.length - 1} OFFSET $${values.length}`,
+    `WITH page AS MATERIALIZED (
+       SELECT o.id FROM records.occurrences o WHERE ${where.join(' AND ')}
+        ORDER BY o.created_by_id, o.id LIMIT $${values.length - 1} OFFSET $${values.length})
+     ${OCCURRENCE_SELECT} JOIN page ON page.id = o.id ORDER BY o.id`,
     values,
   );
   return rows;

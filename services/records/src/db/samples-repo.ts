@@ -237,8 +237,12 @@ export async function listSamples(
     where.push(`s.${field} = $${values.length}`);
   }
   values.push(options.limit + 1, options.offset);
+  // The page's ids first, in the order of the (created_by_id, id) index (see listOccurrences).
   const { rows } = await db.query<SampleRow>(
-    `${SAMPLE_SELECT} WHERE ${where.join(' AND ')} ORDER BY s.id LIMIT $${values.length - 1} OFFSET $${values.length}`,
+    `WITH page AS MATERIALIZED (
+       SELECT s.id FROM records.samples s WHERE ${where.join(' AND ')}
+        ORDER BY s.created_by_id, s.id LIMIT $${values.length - 1} OFFSET $${values.length})
+     ${SAMPLE_SELECT} JOIN page ON page.id = s.id ORDER BY s.id`,
     values,
   );
   return rows;
