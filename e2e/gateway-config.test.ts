@@ -211,6 +211,7 @@ describe('the self-describing page and OpenAPI', () => {
       '/surveys',
       '/surveys/{id}',
       '/surveys/{id}/attributes',
+      '/surveys/{id}/attributes/{attributeId}',
       '/taxon-observations',
       '/taxon-observations/{id}',
     ]);

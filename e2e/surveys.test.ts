@@ -43,6 +43,43 @@ describe('survey structure', () => {
     expect(occurrence.body.values[`occAttr:${attributeId}`]).toBe('Robinson');
   });
 
+  it('when an editor changes an attribute and then detaches it, then submissions follow and stored values stay', async () => {
+    const survey = (await api('POST', '/surveys', { token: editor, body: { values: { title: 'Ponds' } } })).body.values.id;
+    const added = await api('POST', `/surveys/${survey}/attributes`, {
+      token: editor,
+      body: { values: { entity: 'sample', caption: 'Water', data_type: 'L', required: true, terms: ['Clear'] } },
+    });
+    const attribute = added.body.values.id;
+    const changed = await api('PUT', `/surveys/${survey}/attributes/${attribute}`, {
+      token: editor,
+      body: { values: { caption: 'Water clarity', required: false, terms: ['Clear', 'Murky'] } },
+    });
+    expect(changed.status, changed.text).toBe(200);
+    const read = await api('GET', `/surveys/${survey}`, { token: user });
+    expect(read.body.attributes[0].values).toMatchObject({ caption: 'Water clarity', required: 'f' });
+    expect(read.body.attributes[0].values.terms.map((term: string) => term.split(':')[1])).toEqual(['Clear', 'Murky']);
+    const murky = read.body.attributes[0].values.terms[1].split(':')[0];
+
+    expect((await api('POST', '/samples', { token: user, body: sampleSubmission({ survey_id: survey }) })).status).toBe(201);
+    const recorded = await api('POST', '/samples', { token: user, body: sampleSubmission({ survey_id: survey, [`smpAttr:${attribute}`]: murky }) });
+    expect(recorded.status, recorded.text).toBe(201);
+
+    const refused = await api('PUT', `/surveys/${survey}/attributes/${attribute}`, { token: editor, body: { values: { data_type: 'T' } } });
+    expect(refused.status).toBe(400);
+    expect(Object.keys(refused.body.message)).toEqual(['attribute:data_type']);
+    expect((await api('PUT', `/surveys/${survey}/attributes/${attribute}`, { token: user, body: { values: { caption: 'x' } } })).status).toBe(403);
+    expect((await api('DELETE', `/surveys/${survey}/attributes/${attribute}`, { token: user })).status).toBe(403);
+
+    expect((await api('DELETE', `/surveys/${survey}/attributes/${attribute}`, { token: editor })).status).toBe(204);
+    expect((await api('GET', `/surveys/${survey}`, { token: user })).body.attributes).toEqual([]);
+    expect((await api('DELETE', `/surveys/${survey}/attributes/${attribute}`, { token: editor })).status).toBe(404);
+    const detached = await api('POST', '/samples', { token: user, body: sampleSubmission({ survey_id: survey, [`smpAttr:${attribute}`]: murky }) });
+    expect(detached.status).toBe(400);
+    expect(Object.keys(detached.body.message)).toEqual([`sample:smpAttr:${attribute}`]);
+    const kept = await api('GET', `/samples/${recorded.body.values.id}`, { token: user });
+    expect(kept.body.values[`smpAttr:${attribute}`]).toBe('Murky');
+  });
+
   it('when an editor renames a survey, then the new title is read back', async () => {
     const created = await api('POST', '/surveys', { token: editor, body: { values: { title: 'Old title' } } });
     const updated = await api('PUT', `/surveys/${created.body.values.id}`, { token: editor, body: { values: { title: 'New title' } } });

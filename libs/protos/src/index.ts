@@ -101,3 +101,7 @@ export type { UpdateMediumRequest__Output } from './generated/records/v1/UpdateM
 export type { UpdateMediumResponse, UpdateMediumResponse__Output } from './generated/records/v1/UpdateMediumResponse.ts';
 export type { DeleteMediumRequest__Output } from './generated/records/v1/DeleteMediumRequest.ts';
 export type { DeleteMediumResponse } from './generated/records/v1/DeleteMediumResponse.ts';
+export type { UpdateSurveyAttributeRequest__Output } from './generated/records/v1/UpdateSurveyAttributeRequest.ts';
+export type { UpdateSurveyAttributeResponse, UpdateSurveyAttributeResponse__Output } from './generated/records/v1/UpdateSurveyAttributeResponse.ts';
+export type { RemoveSurveyAttributeRequest__Output } from './generated/records/v1/RemoveSurveyAttributeRequest.ts';
+export type { RemoveSurveyAttributeResponse } from './generated/records/v1/RemoveSurveyAttributeResponse.ts';

@@ -125,7 +125,69 @@ export function createSurveys(db: Pool, reference: ReferenceData) {
       reference.forgetSurvey(websiteId, surveyId);
       return { entity: 'attribute', values: stamp(saved.id, saved.stamp), version: saved.version };
     },
+
+    /**
+     * Changes an attribute attached to the survey: its caption, whether the
+     * survey requires it, and more terms for a lookup. Its entity, data type
+     * and multi-value flag stay, as stored values depend on them.
+     */
+    async updateAttribute(auth: AuthContext__Output | null, surveyId: string, attributeId: string, submission: Submission__Output | null): Promise<SavedRecord> {
+      const { websiteId } = requireEditor(auth);
+      await surveyOfWebsite(surveyId, websiteId);
+      const attribute = await attachedAttribute(surveyId, attributeId);
+      const values = toTree(submission).values;
+      const errors: Errors = {};
+      for (const fixed of ['entity', 'data_type', 'multi_value']) {
+        if (fixed in values && text(values, fixed)?.toLowerCase() !== String(attribute[fixed]).toLowerCase()) {
+          errors[`attribute:${fixed}`] = `The ${fixed} of an attribute cannot change once it may hold values; add a new attribute instead.`;
+        }
+      }
+      const caption = 'caption' in values ? text(values, 'caption') : attribute.caption;
+      if (!caption) errors['attribute:caption'] = 'The caption is required.';
+      const requiredText = text(values, 'required');
+      const required = requiredText === undefined ? undefined : parseBoolean(requiredText);
+      if (requiredText !== undefined && required === undefined) errors['attribute:required'] = 'Must be true or false.';
+      const terms = values.terms === undefined || values.terms === null ? [] : Array.isArray(values.terms) ? values.terms : [values.terms];
+      if (terms.length && attribute.data_type !== 'L') errors['attribute:terms'] = 'Only lookup attributes have terms.';
+      if (Object.keys(errors).length) throw invalid(errors);
+      const saved = await withTransaction(db, async (client) => {
+        const { rows } = await client.query(
+          `UPDATE records.attributes SET caption = $2 WHERE id = $1 RETURNING id, xmin::text AS version, ${iso('now()')} AS stamp`,
+          [attributeId, caption],
+        );
+        if (required !== undefined) await client.query('UPDATE records.survey_attributes SET required = $3 WHERE survey_id = $1 AND attribute_id = $2', [surveyId, attributeId, required]);
+        for (const term of terms) {
+          await client.query(
+            'INSERT INTO records.attribute_terms (attribute_id, term) SELECT $1, $2 WHERE NOT EXISTS (SELECT 1 FROM records.attribute_terms WHERE attribute_id = $1 AND term = $2)',
+            [attributeId, term],
+          );
+        }
+        return rows[0];
+      });
+      reference.forgetSurvey(websiteId, surveyId);
+      return { entity: 'attribute', values: stamp(saved.id, saved.stamp), version: saved.version };
+    },
+
+    /** Detaches an attribute from the survey; values already stored stay with their records. */
+    async removeAttribute(auth: AuthContext__Output | null, surveyId: string, attributeId: string): Promise<void> {
+      const { websiteId } = requireEditor(auth);
+      await surveyOfWebsite(surveyId, websiteId);
+      await attachedAttribute(surveyId, attributeId);
+      await db.query('DELETE FROM records.survey_attributes WHERE survey_id = $1 AND attribute_id = $2', [surveyId, attributeId]);
+      reference.forgetSurvey(websiteId, surveyId);
+    },
   };
+
+  async function attachedAttribute(surveyId: string, attributeId: string) {
+    const { rows } = await db.query(
+      `SELECT a.id, a.entity, a.caption, a.data_type, CASE WHEN a.multi_value THEN 'true' ELSE 'false' END AS multi_value
+         FROM records.survey_attributes sa JOIN records.attributes a ON a.id = sa.attribute_id
+        WHERE sa.survey_id = $1 AND sa.attribute_id = $2 AND NOT a.deleted`,
+      [surveyId, attributeId],
+    );
+    if (!rows[0]) throw notFound();
+    return rows[0] as Record<string, string>;
+  }
 }
 
 export type Surveys = ReturnType<typeof createSurveys>;

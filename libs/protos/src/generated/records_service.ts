@@ -48,6 +48,8 @@ import type { ListSurveysRequest as _records_v1_ListSurveysRequest, ListSurveysR
 import type { ListSurveysResponse as _records_v1_ListSurveysResponse, ListSurveysResponse__Output as _records_v1_ListSurveysResponse__Output } from './records/v1/ListSurveysResponse.ts';
 import type { RecordValues as _records_v1_RecordValues, RecordValues__Output as _records_v1_RecordValues__Output } from './records/v1/RecordValues.ts';
 import type { RecordsServiceClient as _records_v1_RecordsServiceClient, RecordsServiceDefinition as _records_v1_RecordsServiceDefinition } from './records/v1/RecordsService.ts';
+import type { RemoveSurveyAttributeRequest as _records_v1_RemoveSurveyAttributeRequest, RemoveSurveyAttributeRequest__Output as _records_v1_RemoveSurveyAttributeRequest__Output } from './records/v1/RemoveSurveyAttributeRequest.ts';
+import type { RemoveSurveyAttributeResponse as _records_v1_RemoveSurveyAttributeResponse, RemoveSurveyAttributeResponse__Output as _records_v1_RemoveSurveyAttributeResponse__Output } from './records/v1/RemoveSurveyAttributeResponse.ts';
 import type { SavedRecord as _records_v1_SavedRecord, SavedRecord__Output as _records_v1_SavedRecord__Output } from './records/v1/SavedRecord.ts';
 import type { Submission as _records_v1_Submission, Submission__Output as _records_v1_Submission__Output } from './records/v1/Submission.ts';
 import type { UpdateLocationRequest as _records_v1_UpdateLocationRequest, UpdateLocationRequest__Output as _records_v1_UpdateLocationRequest__Output } from './records/v1/UpdateLocationRequest.ts';
@@ -58,6 +60,8 @@ import type { UpdateOccurrenceRequest as _records_v1_UpdateOccurrenceRequest, Up
 import type { UpdateOccurrenceResponse as _records_v1_UpdateOccurrenceResponse, UpdateOccurrenceResponse__Output as _records_v1_UpdateOccurrenceResponse__Output } from './records/v1/UpdateOccurrenceResponse.ts';
 import type { UpdateSampleRequest as _records_v1_UpdateSampleRequest, UpdateSampleRequest__Output as _records_v1_UpdateSampleRequest__Output } from './records/v1/UpdateSampleRequest.ts';
 import type { UpdateSampleResponse as _records_v1_UpdateSampleResponse, UpdateSampleResponse__Output as _records_v1_UpdateSampleResponse__Output } from './records/v1/UpdateSampleResponse.ts';
+import type { UpdateSurveyAttributeRequest as _records_v1_UpdateSurveyAttributeRequest, UpdateSurveyAttributeRequest__Output as _records_v1_UpdateSurveyAttributeRequest__Output } from './records/v1/UpdateSurveyAttributeRequest.ts';
+import type { UpdateSurveyAttributeResponse as _records_v1_UpdateSurveyAttributeResponse, UpdateSurveyAttributeResponse__Output as _records_v1_UpdateSurveyAttributeResponse__Output } from './records/v1/UpdateSurveyAttributeResponse.ts';
 import type { UpdateSurveyRequest as _records_v1_UpdateSurveyRequest, UpdateSurveyRequest__Output as _records_v1_UpdateSurveyRequest__Output } from './records/v1/UpdateSurveyRequest.ts';
 import type { UpdateSurveyResponse as _records_v1_UpdateSurveyResponse, UpdateSurveyResponse__Output as _records_v1_UpdateSurveyResponse__Output } from './records/v1/UpdateSurveyResponse.ts';
 
@@ -122,6 +126,8 @@ export interface ProtoGrpcType {
       MediaParent: EnumTypeDefinition
       RecordValues: MessageTypeDefinition<_records_v1_RecordValues, _records_v1_RecordValues__Output>
       RecordsService: SubtypeConstructor<typeof grpc.Client, _records_v1_RecordsServiceClient> & { service: _records_v1_RecordsServiceDefinition }
+      RemoveSurveyAttributeRequest: MessageTypeDefinition<_records_v1_RemoveSurveyAttributeRequest, _records_v1_RemoveSurveyAttributeRequest__Output>
+      RemoveSurveyAttributeResponse: MessageTypeDefinition<_records_v1_RemoveSurveyAttributeResponse, _records_v1_RemoveSurveyAttributeResponse__Output>
       SavedRecord: MessageTypeDefinition<_records_v1_SavedRecord, _records_v1_SavedRecord__Output>
       Submission: MessageTypeDefinition<_records_v1_Submission, _records_v1_Submission__Output>
       UpdateLocationRequest: MessageTypeDefinition<_records_v1_UpdateLocationRequest, _records_v1_UpdateLocationRequest__Output>
@@ -132,6 +138,8 @@ export interface ProtoGrpcType {
       UpdateOccurrenceResponse: MessageTypeDefinition<_records_v1_UpdateOccurrenceResponse, _records_v1_UpdateOccurrenceResponse__Output>
       UpdateSampleRequest: MessageTypeDefinition<_records_v1_UpdateSampleRequest, _records_v1_UpdateSampleRequest__Output>
       UpdateSampleResponse: MessageTypeDefinition<_records_v1_UpdateSampleResponse, _records_v1_UpdateSampleResponse__Output>
+      UpdateSurveyAttributeRequest: MessageTypeDefinition<_records_v1_UpdateSurveyAttributeRequest, _records_v1_UpdateSurveyAttributeRequest__Output>
+      UpdateSurveyAttributeResponse: MessageTypeDefinition<_records_v1_UpdateSurveyAttributeResponse, _records_v1_UpdateSurveyAttributeResponse__Output>
       UpdateSurveyRequest: MessageTypeDefinition<_records_v1_UpdateSurveyRequest, _records_v1_UpdateSurveyRequest__Output>
       UpdateSurveyResponse: MessageTypeDefinition<_records_v1_UpdateSurveyResponse, _records_v1_UpdateSurveyResponse__Output>
     }

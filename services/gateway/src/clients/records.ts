@@ -8,6 +8,7 @@ import {
   type GetSurveyResponse__Output,
   type ListSurveysResponse__Output,
   type UpdateSurveyResponse__Output,
+  type UpdateSurveyAttributeResponse__Output,
   type CreateOccurrenceResponse__Output,
   type GetLocationResponse__Output,
   type ListLocationsResponse__Output,
@@ -73,6 +74,9 @@ export function createRecordsClient(address: string, deadlineMs: number) {
     updateMedium: (auth: AuthContext, parent: MediaParent, id: string, submission: Submission, ifMatch: string[] = []) =>
       call<UpdateMediumResponse__Output>('UpdateMedium', { auth, parent, id, submission, ifMatch }),
     deleteMedium: (auth: AuthContext, parent: MediaParent, id: string, ifMatch: string[] = []) => call<object>('DeleteMedium', { auth, parent, id, ifMatch }),
+    updateSurveyAttribute: (auth: AuthContext, surveyId: string, attributeId: string, submission: Submission) =>
+      call<UpdateSurveyAttributeResponse__Output>('UpdateSurveyAttribute', { auth, surveyId, attributeId, submission }),
+    removeSurveyAttribute: (auth: AuthContext, surveyId: string, attributeId: string) => call<object>('RemoveSurveyAttribute', { auth, surveyId, attributeId }),
     close: () => client.close(),
   };
 }

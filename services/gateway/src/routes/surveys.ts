@@ -8,11 +8,13 @@ import type { Parameter, Route } from './route.ts';
 
 const ID: Parameter = { name: 'id', in: 'path', type: 'integer', description: 'Survey id', required: true };
 
-function surveyId(req: Request): string {
-  const id = String(req.params.id);
+function surveyId(req: Request, name = 'id'): string {
+  const id = String(req.params[name]);
   if (!/^[1-9]\d{0,17}$/.test(id)) throw new HttpError(404);
   return id;
 }
+
+const ATTRIBUTE_ID: Parameter = { name: 'attributeId', in: 'path', type: 'integer', description: 'Attribute id', required: true };
 
 /** Survey structure: the website's surveys and their custom attributes; administrators and editors change them. */
 export function surveyRoutes(records: RecordsClient): Route[] {
@@ -80,6 +82,35 @@ export function surveyRoutes(records: RecordsClient): Route[] {
         const { saved } = await backend('records', records.addSurveyAttribute(toAuthContext(req.caller!), id, toSubmission('attribute', req.body)));
         const href = `${servicesUrl(req)}/rest/surveys/${id}`;
         res.status(201).location(href).json({ values: fromFieldValues(saved!.values), href });
+      },
+    },
+    {
+      resource: 'surveys',
+      method: 'put',
+      path: '/surveys/:id/attributes/:attributeId',
+      summary: `Change an attribute of a survey: caption, required, more terms for a lookup (entity, data_type and multi_value stay). ${editors}`,
+      parameters: [ID, ATTRIBUTE_ID],
+      submission: true,
+      responses: { 200: 'Updated', 400: 'A bad change', 403: 'Not an administrator or editor of the website', 404: 'No such attribute on the survey' },
+      handler: async (req, res) => {
+        const id = surveyId(req);
+        const { saved } = await backend(
+          'records',
+          records.updateSurveyAttribute(toAuthContext(req.caller!), id, surveyId(req, 'attributeId'), toSubmission('attribute', req.body)),
+        );
+        res.json({ values: fromFieldValues(saved!.values), href: `${servicesUrl(req)}/rest/surveys/${id}` });
+      },
+    },
+    {
+      resource: 'surveys',
+      method: 'delete',
+      path: '/surveys/:id/attributes/:attributeId',
+      summary: `Detach an attribute from a survey; values already stored stay with their records. ${editors}`,
+      parameters: [ID, ATTRIBUTE_ID],
+      responses: { 204: 'Detached', 403: 'Not an administrator or editor of the website', 404: 'No such attribute on the survey' },
+      handler: async (req, res) => {
+        await backend('records', records.removeSurveyAttribute(toAuthContext(req.caller!), surveyId(req), surveyId(req, 'attributeId')));
+        res.status(204).end();
       },
     },
   ];

@@ -3,6 +3,10 @@ import type { Logger } from '@rex/logger';
 import type {
   AddSurveyAttributeRequest__Output,
   AddSurveyAttributeResponse,
+  UpdateSurveyAttributeRequest__Output,
+  UpdateSurveyAttributeResponse,
+  RemoveSurveyAttributeRequest__Output,
+  RemoveSurveyAttributeResponse,
   CreateSurveyRequest__Output,
   CreateSurveyResponse,
   GetSurveyRequest__Output,
@@ -22,7 +26,7 @@ function recordId(id: string): string {
   return id;
 }
 
-type SurveyHandlers = Pick<RecordsServiceHandlers, 'ListSurveys' | 'GetSurvey' | 'CreateSurvey' | 'UpdateSurvey' | 'AddSurveyAttribute'>;
+type SurveyHandlers = Pick<RecordsServiceHandlers, 'ListSurveys' | 'GetSurvey' | 'CreateSurvey' | 'UpdateSurvey' | 'AddSurveyAttribute' | 'UpdateSurveyAttribute' | 'RemoveSurveyAttribute'>;
 
 export function surveyHandlers(surveys: Surveys, logger: Logger): SurveyHandlers {
   return {
@@ -39,5 +43,12 @@ export function surveyHandlers(surveys: Surveys, logger: Logger): SurveyHandlers
     AddSurveyAttribute: unary<AddSurveyAttributeRequest__Output, AddSurveyAttributeResponse>(SERVICE, 'AddSurveyAttribute', logger, async (request) => ({
       saved: await surveys.addAttribute(request.auth, recordId(request.surveyId), request.submission),
     })),
+    UpdateSurveyAttribute: unary<UpdateSurveyAttributeRequest__Output, UpdateSurveyAttributeResponse>(SERVICE, 'UpdateSurveyAttribute', logger, async (request) => ({
+      saved: await surveys.updateAttribute(request.auth, recordId(request.surveyId), recordId(request.attributeId), request.submission),
+    })),
+    RemoveSurveyAttribute: unary<RemoveSurveyAttributeRequest__Output, RemoveSurveyAttributeResponse>(SERVICE, 'RemoveSurveyAttribute', logger, async (request) => {
+      await surveys.removeAttribute(request.auth, recordId(request.surveyId), recordId(request.attributeId));
+      return {};
+    }),
   };
 }

@@ -42,6 +42,8 @@ import type { ListSamplesRequest as _records_v1_ListSamplesRequest, ListSamplesR
 import type { ListSamplesResponse as _records_v1_ListSamplesResponse, ListSamplesResponse__Output as _records_v1_ListSamplesResponse__Output } from '../../records/v1/ListSamplesResponse.ts';
 import type { ListSurveysRequest as _records_v1_ListSurveysRequest, ListSurveysRequest__Output as _records_v1_ListSurveysRequest__Output } from '../../records/v1/ListSurveysRequest.ts';
 import type { ListSurveysResponse as _records_v1_ListSurveysResponse, ListSurveysResponse__Output as _records_v1_ListSurveysResponse__Output } from '../../records/v1/ListSurveysResponse.ts';
+import type { RemoveSurveyAttributeRequest as _records_v1_RemoveSurveyAttributeRequest, RemoveSurveyAttributeRequest__Output as _records_v1_RemoveSurveyAttributeRequest__Output } from '../../records/v1/RemoveSurveyAttributeRequest.ts';
+import type { RemoveSurveyAttributeResponse as _records_v1_RemoveSurveyAttributeResponse, RemoveSurveyAttributeResponse__Output as _records_v1_RemoveSurveyAttributeResponse__Output } from '../../records/v1/RemoveSurveyAttributeResponse.ts';
 import type { UpdateLocationRequest as _records_v1_UpdateLocationRequest, UpdateLocationRequest__Output as _records_v1_UpdateLocationRequest__Output } from '../../records/v1/UpdateLocationRequest.ts';
 import type { UpdateLocationResponse as _records_v1_UpdateLocationResponse, UpdateLocationResponse__Output as _records_v1_UpdateLocationResponse__Output } from '../../records/v1/UpdateLocationResponse.ts';
 import type { UpdateMediumRequest as _records_v1_UpdateMediumRequest, UpdateMediumRequest__Output as _records_v1_UpdateMediumRequest__Output } from '../../records/v1/UpdateMediumRequest.ts';
@@ -50,6 +52,8 @@ import type { UpdateOccurrenceRequest as _records_v1_UpdateOccurrenceRequest, Up
 import type { UpdateOccurrenceResponse as _records_v1_UpdateOccurrenceResponse, UpdateOccurrenceResponse__Output as _records_v1_UpdateOccurrenceResponse__Output } from '../../records/v1/UpdateOccurrenceResponse.ts';
 import type { UpdateSampleRequest as _records_v1_UpdateSampleRequest, UpdateSampleRequest__Output as _records_v1_UpdateSampleRequest__Output } from '../../records/v1/UpdateSampleRequest.ts';
 import type { UpdateSampleResponse as _records_v1_UpdateSampleResponse, UpdateSampleResponse__Output as _records_v1_UpdateSampleResponse__Output } from '../../records/v1/UpdateSampleResponse.ts';
+import type { UpdateSurveyAttributeRequest as _records_v1_UpdateSurveyAttributeRequest, UpdateSurveyAttributeRequest__Output as _records_v1_UpdateSurveyAttributeRequest__Output } from '../../records/v1/UpdateSurveyAttributeRequest.ts';
+import type { UpdateSurveyAttributeResponse as _records_v1_UpdateSurveyAttributeResponse, UpdateSurveyAttributeResponse__Output as _records_v1_UpdateSurveyAttributeResponse__Output } from '../../records/v1/UpdateSurveyAttributeResponse.ts';
 import type { UpdateSurveyRequest as _records_v1_UpdateSurveyRequest, UpdateSurveyRequest__Output as _records_v1_UpdateSurveyRequest__Output } from '../../records/v1/UpdateSurveyRequest.ts';
 import type { UpdateSurveyResponse as _records_v1_UpdateSurveyResponse, UpdateSurveyResponse__Output as _records_v1_UpdateSurveyResponse__Output } from '../../records/v1/UpdateSurveyResponse.ts';
 
@@ -234,6 +238,15 @@ export interface RecordsServiceClient extends grpc.Client {
   listSurveys(argument: _records_v1_ListSurveysRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_ListSurveysResponse__Output>): grpc.ClientUnaryCall;
   listSurveys(argument: _records_v1_ListSurveysRequest, callback: grpc.requestCallback<_records_v1_ListSurveysResponse__Output>): grpc.ClientUnaryCall;
   
+  RemoveSurveyAttribute(argument: _records_v1_RemoveSurveyAttributeRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_RemoveSurveyAttributeResponse__Output>): grpc.ClientUnaryCall;
+  RemoveSurveyAttribute(argument: _records_v1_RemoveSurveyAttributeRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_records_v1_RemoveSurveyAttributeResponse__Output>): grpc.ClientUnaryCall;
+  RemoveSurveyAttribute(argument: _records_v1_RemoveSurveyAttributeRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_RemoveSurveyAttributeResponse__Output>): grpc.ClientUnaryCall;
+  RemoveSurveyAttribute(argument: _records_v1_RemoveSurveyAttributeRequest, callback: grpc.requestCallback<_records_v1_RemoveSurveyAttributeResponse__Output>): grpc.ClientUnaryCall;
+  removeSurveyAttribute(argument: _records_v1_RemoveSurveyAttributeRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_RemoveSurveyAttributeResponse__Output>): grpc.ClientUnaryCall;
+  removeSurveyAttribute(argument: _records_v1_RemoveSurveyAttributeRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_records_v1_RemoveSurveyAttributeResponse__Output>): grpc.ClientUnaryCall;
+  removeSurveyAttribute(argument: _records_v1_RemoveSurveyAttributeRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_RemoveSurveyAttributeResponse__Output>): grpc.ClientUnaryCall;
+  removeSurveyAttribute(argument: _records_v1_RemoveSurveyAttributeRequest, callback: grpc.requestCallback<_records_v1_RemoveSurveyAttributeResponse__Output>): grpc.ClientUnaryCall;
+  
   UpdateLocation(argument: _records_v1_UpdateLocationRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_UpdateLocationResponse__Output>): grpc.ClientUnaryCall;
   UpdateLocation(argument: _records_v1_UpdateLocationRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_records_v1_UpdateLocationResponse__Output>): grpc.ClientUnaryCall;
   UpdateLocation(argument: _records_v1_UpdateLocationRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_UpdateLocationResponse__Output>): grpc.ClientUnaryCall;
@@ -279,6 +292,15 @@ export interface RecordsServiceClient extends grpc.Client {
   updateSurvey(argument: _records_v1_UpdateSurveyRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_UpdateSurveyResponse__Output>): grpc.ClientUnaryCall;
   updateSurvey(argument: _records_v1_UpdateSurveyRequest, callback: grpc.requestCallback<_records_v1_UpdateSurveyResponse__Output>): grpc.ClientUnaryCall;
   
+  UpdateSurveyAttribute(argument: _records_v1_UpdateSurveyAttributeRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_UpdateSurveyAttributeResponse__Output>): grpc.ClientUnaryCall;
+  UpdateSurveyAttribute(argument: _records_v1_UpdateSurveyAttributeRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_records_v1_UpdateSurveyAttributeResponse__Output>): grpc.ClientUnaryCall;
+  UpdateSurveyAttribute(argument: _records_v1_UpdateSurveyAttributeRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_UpdateSurveyAttributeResponse__Output>): grpc.ClientUnaryCall;
+  UpdateSurveyAttribute(argument: _records_v1_UpdateSurveyAttributeRequest, callback: grpc.requestCallback<_records_v1_UpdateSurveyAttributeResponse__Output>): grpc.ClientUnaryCall;
+  updateSurveyAttribute(argument: _records_v1_UpdateSurveyAttributeRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_UpdateSurveyAttributeResponse__Output>): grpc.ClientUnaryCall;
+  updateSurveyAttribute(argument: _records_v1_UpdateSurveyAttributeRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_records_v1_UpdateSurveyAttributeResponse__Output>): grpc.ClientUnaryCall;
+  updateSurveyAttribute(argument: _records_v1_UpdateSurveyAttributeRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_UpdateSurveyAttributeResponse__Output>): grpc.ClientUnaryCall;
+  updateSurveyAttribute(argument: _records_v1_UpdateSurveyAttributeRequest, callback: grpc.requestCallback<_records_v1_UpdateSurveyAttributeResponse__Output>): grpc.ClientUnaryCall;
+  
 }
 
 export interface RecordsServiceHandlers extends grpc.UntypedServiceImplementation {
@@ -322,6 +344,8 @@ export interface RecordsServiceHandlers extends grpc.UntypedServiceImplementatio
   
   ListSurveys: grpc.handleUnaryCall<_records_v1_ListSurveysRequest__Output, _records_v1_ListSurveysResponse>;
   
+  RemoveSurveyAttribute: grpc.handleUnaryCall<_records_v1_RemoveSurveyAttributeRequest__Output, _records_v1_RemoveSurveyAttributeResponse>;
+  
   UpdateLocation: grpc.handleUnaryCall<_records_v1_UpdateLocationRequest__Output, _records_v1_UpdateLocationResponse>;
   
   UpdateMedium: grpc.handleUnaryCall<_records_v1_UpdateMediumRequest__Output, _records_v1_UpdateMediumResponse>;
@@ -331,6 +355,8 @@ export interface RecordsServiceHandlers extends grpc.UntypedServiceImplementatio
   UpdateSample: grpc.handleUnaryCall<_records_v1_UpdateSampleRequest__Output, _records_v1_UpdateSampleResponse>;
   
   UpdateSurvey: grpc.handleUnaryCall<_records_v1_UpdateSurveyRequest__Output, _records_v1_UpdateSurveyResponse>;
+  
+  UpdateSurveyAttribute: grpc.handleUnaryCall<_records_v1_UpdateSurveyAttributeRequest__Output, _records_v1_UpdateSurveyAttributeResponse>;
   
 }
 
@@ -355,9 +381,11 @@ export interface RecordsServiceDefinition extends grpc.ServiceDefinition {
   ListOccurrences: MethodDefinition<_records_v1_ListOccurrencesRequest, _records_v1_ListOccurrencesResponse, _records_v1_ListOccurrencesRequest__Output, _records_v1_ListOccurrencesResponse__Output>
   ListSamples: MethodDefinition<_records_v1_ListSamplesRequest, _records_v1_ListSamplesResponse, _records_v1_ListSamplesRequest__Output, _records_v1_ListSamplesResponse__Output>
   ListSurveys: MethodDefinition<_records_v1_ListSurveysRequest, _records_v1_ListSurveysResponse, _records_v1_ListSurveysRequest__Output, _records_v1_ListSurveysResponse__Output>
+  RemoveSurveyAttribute: MethodDefinition<_records_v1_RemoveSurveyAttributeRequest, _records_v1_RemoveSurveyAttributeResponse, _records_v1_RemoveSurveyAttributeRequest__Output, _records_v1_RemoveSurveyAttributeResponse__Output>
   UpdateLocation: MethodDefinition<_records_v1_UpdateLocationRequest, _records_v1_UpdateLocationResponse, _records_v1_UpdateLocationRequest__Output, _records_v1_UpdateLocationResponse__Output>
   UpdateMedium: MethodDefinition<_records_v1_UpdateMediumRequest, _records_v1_UpdateMediumResponse, _records_v1_UpdateMediumRequest__Output, _records_v1_UpdateMediumResponse__Output>
   UpdateOccurrence: MethodDefinition<_records_v1_UpdateOccurrenceRequest, _records_v1_UpdateOccurrenceResponse, _records_v1_UpdateOccurrenceRequest__Output, _records_v1_UpdateOccurrenceResponse__Output>
   UpdateSample: MethodDefinition<_records_v1_UpdateSampleRequest, _records_v1_UpdateSampleResponse, _records_v1_UpdateSampleRequest__Output, _records_v1_UpdateSampleResponse__Output>
   UpdateSurvey: MethodDefinition<_records_v1_UpdateSurveyRequest, _records_v1_UpdateSurveyResponse, _records_v1_UpdateSurveyRequest__Output, _records_v1_UpdateSurveyResponse__Output>
+  UpdateSurveyAttribute: MethodDefinition<_records_v1_UpdateSurveyAttributeRequest, _records_v1_UpdateSurveyAttributeResponse, _records_v1_UpdateSurveyAttributeRequest__Output, _records_v1_UpdateSurveyAttributeResponse__Output>
 }
