@@ -105,3 +105,7 @@ export type { UpdateSurveyAttributeRequest__Output } from './generated/records/v
 export type { UpdateSurveyAttributeResponse, UpdateSurveyAttributeResponse__Output } from './generated/records/v1/UpdateSurveyAttributeResponse.ts';
 export type { RemoveSurveyAttributeRequest__Output } from './generated/records/v1/RemoveSurveyAttributeRequest.ts';
 export type { RemoveSurveyAttributeResponse } from './generated/records/v1/RemoveSurveyAttributeResponse.ts';
+export type { CreateSamplesRequest__Output } from './generated/records/v1/CreateSamplesRequest.ts';
+export type { CreateSamplesResponse, CreateSamplesResponse__Output } from './generated/records/v1/CreateSamplesResponse.ts';
+export type { CreateOccurrencesRequest__Output } from './generated/records/v1/CreateOccurrencesRequest.ts';
+export type { CreateOccurrencesResponse, CreateOccurrencesResponse__Output } from './generated/records/v1/CreateOccurrencesResponse.ts';

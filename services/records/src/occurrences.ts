@@ -1,5 +1,5 @@
 import { withTransaction, type Pool } from '@rex/db';
-import { badRequest, conflict, forbidden, invalid, notFound } from '@rex/grpc';
+import { DomainError, badRequest, conflict, forbidden, invalid, notFound } from '@rex/grpc';
 import type { AuthContext__Output, SavedRecord, Submission__Output } from '@rex/protos';
 import { planOccurrence } from './domain/occurrences.ts';
 import { readFilters, type Errors } from './domain/fields.ts';
@@ -36,6 +36,7 @@ import {
   savedOccurrence,
   stamp,
   toTree,
+  type Tree,
   type Caller,
   type RecordRead,
 } from './samples.ts';
@@ -76,6 +77,20 @@ export function createOccurrences(db: Pool, reference: ReferenceData, claims: Me
     return surveys.get(surveyId)?.attributes.occurrence ?? new Map();
   }
 
+  /** Checks a new occurrence and the caller's sample it goes into; problems go to `errors`. */
+  async function planStandalone(who: Caller, tree: Tree, errors: Errors) {
+    const sampleId = parseInteger(text(tree.values, 'sample_id') ?? '');
+    if (sampleId === undefined) throw invalid({ 'occurrence:sample_id': 'The sample must be supplied.' });
+    const sample = await sampleForOccurrence(db, String(sampleId));
+    if (!sample || sample.deleted || sample.website_id !== who.websiteId || sample.created_by_id !== who.userId) {
+      throw invalid({ 'occurrence:sample_id': INVALID_SAMPLE });
+    }
+    const taxa = await reference.taxa([text(tree.values, 'taxa_taxon_list_id') ?? ''].filter(Boolean).map((id) => String(parseInteger(id) ?? id)));
+    const changes = planOccurrence(tree.values, taxa, await attributesOf(who.websiteId, sample.survey_id), true, errors);
+    const media = tree.media.map((medium) => planMedium('occurrence', medium.values, true, errors));
+    return { sample, changes, media };
+  }
+
   return {
     async create(auth: AuthContext__Output | null, submission: Submission__Output | null, idempotencyKey = ''): Promise<SavedRecord> {
       const who = caller(auth);
@@ -86,17 +101,8 @@ export function createOccurrences(db: Pool, reference: ReferenceData, claims: Me
         const earlier = await findIdempotentSubmission(db, who.websiteId, who.userId, key.key);
         if (earlier) return replay(earlier, hash);
       }
-      const tree = toTree(submission);
       const errors: Errors = {};
-      const sampleId = parseInteger(text(tree.values, 'sample_id') ?? '');
-      if (sampleId === undefined) throw invalid({ 'occurrence:sample_id': 'The sample must be supplied.' });
-      const sample = await sampleForOccurrence(db, String(sampleId));
-      if (!sample || sample.deleted || sample.website_id !== who.websiteId || sample.created_by_id !== who.userId) {
-        throw invalid({ 'occurrence:sample_id': INVALID_SAMPLE });
-      }
-      const taxa = await reference.taxa([text(tree.values, 'taxa_taxon_list_id') ?? ''].filter(Boolean).map((id) => String(parseInteger(id) ?? id)));
-      const changes = planOccurrence(tree.values, taxa, await attributesOf(who.websiteId, sample.survey_id), true, errors);
-      const media = tree.media.map((medium) => planMedium('occurrence', medium.values, true, errors));
+      const { sample, changes, media } = await planStandalone(who, toTree(submission), errors);
       if (Object.keys(errors).length) throw invalid(errors);
       try {
         return await claims.withClaim(auth, media, async ({ claimId, columnsOf }) => {
@@ -120,6 +126,46 @@ export function createOccurrences(db: Pool, reference: ReferenceData, claims: Me
         }
         throw error;
       }
+    },
+
+    /** Several occurrences at once (POST occurrences/list): every one is saved, or none; errors are keyed `<index>/<entity>:<field>`. */
+    async createMany(auth: AuthContext__Output | null, submissions: Submission__Output[]): Promise<SavedRecord[]> {
+      const who = caller(auth);
+      if (!who.userId) throw badRequest('Cannot POST without user authentication.');
+      if (!submissions.length) throw invalid({ 'occurrence:values': 'The list holds no occurrences.' });
+      const errors: Errors = {};
+      const plans: Awaited<ReturnType<typeof planStandalone>>[] = [];
+      for (const [index, submission] of submissions.entries()) {
+        const found: Errors = {};
+        try {
+          plans.push(await planStandalone(who, toTree(submission), found));
+        } catch (error) {
+          if (!(error instanceof DomainError)) throw error;
+          for (const violation of error.violations) found[violation.field] = violation.description;
+        }
+        for (const [key, message] of Object.entries(found)) errors[`${index}/${key}`] = message;
+      }
+      if (Object.keys(errors).length) throw invalid(errors);
+      const writer = { websiteId: who.websiteId, userId: who.userId, createdById: who.userId };
+      return claims.withClaim(auth, plans.flatMap((plan) => plan.media), ({ claimId, columnsOf }) =>
+        withTransaction(db, async (client) => {
+          const saved: SavedRecord[] = [];
+          for (const { sample, changes, media } of plans) {
+            const result = await insertNewRecords(
+              { transaction: client },
+              {
+                samples: [],
+                occurrences: [{ columns: changes.columns, attributes: changes.attributes, media: media.map((medium) => ({ columns: columnsOf(medium) })) }],
+                parent: { sampleId: sample.id, surveyId: sample.survey_id },
+                claimId,
+              },
+              writer,
+            );
+            saved.push({ ...savedOccurrence(result.occurrences[0], result.occurrenceMedia, result.stamp), version: result.version });
+          }
+          return saved;
+        }),
+      );
     },
 
     async get(auth: AuthContext__Output | null, id: string, verbose = false): Promise<RecordRead> {

@@ -72,14 +72,6 @@ export const actionOf = (method: string | undefined) => (method ? ACTIONS[method
 /** One record as read: its values, version and, when asked for, its attribute values in detail. */
 export type RecordRead = { values: Record<string, Value>; version: string; attributes: Record<string, AttributeDetails> };
 
-/** The first answer to a submission, for a retry with the same idempotency key and body. */
-function replay(earlier: IdempotentSubmission, hash: string): SavedRecord {
-  if (earlier.requestHash !== hash) throw conflict('The Idempotency-Key was already used for a different submission.');
-  const saved = earlier.saved as { tree: { samples: SavedSample[] }; stamp: string; version: string };
-  if (!saved.tree.samples?.length) throw conflict('The Idempotency-Key was already used for a different submission.');
-  return { ...savedSample(saved.tree.samples[0], saved.stamp, saved.version), replayed: true };
-}
-
 export const ANONYMOUS_USER_ID = '1';
 
 export function toTree(submission: Submission__Output | null): Tree {
@@ -239,7 +231,7 @@ export async function saveAttributeChanges(
   await saveAttributeValues(client, entity, ownerId, changes.attributes, changes.replacedAttributes);
 }
 
-export const requestHash = (submission: Submission__Output | null) => createHash('sha256').update(JSON.stringify(submission ?? {})).digest('hex');
+export const requestHash = (submission: Submission__Output | Submission__Output[] | null) => createHash('sha256').update(JSON.stringify(submission ?? {})).digest('hex');
 
 /** The unique external key of samples, refused as a conflict that names the sample holding it. */
 async function duplicateExternalKey(db: Pool | PoolClient, websiteId: string, externalKey: unknown, exceptId?: string): Promise<void> {
@@ -254,11 +246,68 @@ export const isUniqueViolation = (error: unknown, constraint: string) =>
 export function createSamples(db: Pool, reference: ReferenceData, claims: MediaClaims) {
   const writer = (who: Caller): Writer => ({ websiteId: who.websiteId, userId: who.userId || null, createdById: who.userId || ANONYMOUS_USER_ID });
 
-  async function loadReferences(websiteId: string, tree: Tree, storedSurveyId?: string) {
+  async function loadReferences(websiteId: string, trees: Tree[], storedSurveyId?: string) {
     const ids = new Set<string>(storedSurveyId ? [storedSurveyId] : []);
-    surveyIdsOf(tree, undefined, ids);
-    const [surveys, taxa] = await Promise.all([reference.surveys(websiteId, [...ids]), reference.taxa(taxonIds(occurrenceValuesOf(tree)))]);
+    for (const tree of trees) surveyIdsOf(tree, undefined, ids);
+    const [surveys, taxa] = await Promise.all([reference.surveys(websiteId, [...ids]), reference.taxa(taxonIds(trees.flatMap(occurrenceValuesOf)))]);
     return { surveys, taxa };
+  }
+
+  /** The first answer to submissions sent again under their idempotency key. */
+  function replayAll(earlier: IdempotentSubmission, hash: string): SavedRecord[] {
+    const saved = earlier.saved as { tree: { samples: SavedSample[] }; stamp: string; version: string };
+    if (earlier.requestHash !== hash || !saved.tree.samples?.length) throw conflict('The Idempotency-Key was already used for a different submission.');
+    return saved.tree.samples.map((sample) => ({ ...savedSample(sample, saved.stamp, saved.version), replayed: true }));
+  }
+
+  /** Saves new sample trees in one statement (or one transaction), with the files their media claim. */
+  async function createTrees(auth: AuthContext__Output | null, submissions: (Submission__Output | null)[], idempotencyKey: string, hash: string, numbered: boolean) {
+    const who = caller(auth);
+    const author = writer(who);
+    if (idempotencyKey) {
+      const earlier = await findIdempotentSubmission(db, who.websiteId, author.createdById, idempotencyKey);
+      if (earlier) return replayAll(earlier, hash);
+    }
+    const trees = submissions.map(toTree);
+    const errors: Errors = {};
+    const keyed = (index: number, found: Errors) => {
+      for (const [key, message] of Object.entries(found)) errors[numbered ? `${index}/${key}` : key] = message;
+    };
+    trees.forEach((tree, index) => {
+      if (!Object.keys(tree.values).length) keyed(index, { 'sample:id': 'Values not submitted for sample.' });
+    });
+    if (Object.keys(errors).length) throw invalid(errors);
+    const { surveys, taxa } = await loadReferences(who.websiteId, trees);
+    const plans = trees.map((tree, index) => {
+      const found: Errors = {};
+      const plan = planNewTree(tree, undefined, surveys, taxa, found);
+      keyed(index, found);
+      return plan;
+    });
+    const externalKeys = plans.map((plan) => plan.changes.columns.external_key).filter((key): key is string => typeof key === 'string' && key !== '');
+    externalKeys.forEach((key, index) => {
+      if (externalKeys.indexOf(key) !== index) keyed(index, { 'sample:external_key': `The external key ${key} is given to more than one sample.` });
+    });
+    if (Object.keys(errors).length) throw invalid(errors);
+    for (const key of externalKeys) await duplicateExternalKey(db, who.websiteId, key);
+    try {
+      return await claims.withClaim(auth, trees.flatMap((tree) => treeMedia(tree)), async ({ claimId, columnsOf }) => {
+        const result = await insertNewRecords(
+          { pool: db },
+          { samples: plans.map((plan) => toNewSample(plan, columnsOf)), occurrences: [], parent: null, claimId },
+          author,
+          idempotencyKey ? { key: idempotencyKey, requestHash: hash } : undefined,
+        );
+        return result.samples.map((sample) => savedSample(sample, result.stamp, result.version));
+      });
+    } catch (error) {
+      if (isUniqueViolation(error, 'idempotency_keys_pkey')) {
+        const earlier = await findIdempotentSubmission(db, who.websiteId, author.createdById, idempotencyKey);
+        if (earlier) return replayAll(earlier, hash);
+      }
+      if (isUniqueViolation(error, 'samples_external_key')) for (const key of externalKeys) await duplicateExternalKey(db, who.websiteId, key);
+      throw error;
+    }
   }
 
   /** Checks ownership of a stored sample: 404 when it is not there for this website, 403 when someone else's. */
@@ -270,38 +319,13 @@ export function createSamples(db: Pool, reference: ReferenceData, claims: MediaC
 
   return {
     async create(auth: AuthContext__Output | null, submission: Submission__Output | null, idempotencyKey = ''): Promise<SavedRecord> {
-      const who = caller(auth);
-      const author = writer(who);
-      const hash = requestHash(submission);
-      if (idempotencyKey) {
-        const earlier = await findIdempotentSubmission(db, who.websiteId, author.createdById, idempotencyKey);
-        if (earlier) return replay(earlier, hash);
-      }
-      const tree = toTree(submission);
-      if (!Object.keys(tree.values).length) throw invalid({ 'sample:id': 'Values not submitted for sample.' });
-      const { surveys, taxa } = await loadReferences(who.websiteId, tree);
-      const errors: Errors = {};
-      const plan = planNewTree(tree, undefined, surveys, taxa, errors);
-      if (Object.keys(errors).length) throw invalid(errors);
-      await duplicateExternalKey(db, who.websiteId, plan.changes.columns.external_key);
-      try {
-        return await claims.withClaim(auth, treeMedia(tree), async ({ claimId, columnsOf }) => {
-          const result = await insertNewRecords(
-            { pool: db },
-            { samples: [toNewSample(plan, columnsOf)], occurrences: [], parent: null, claimId },
-            author,
-            idempotencyKey ? { key: idempotencyKey, requestHash: hash } : undefined,
-          );
-          return savedSample(result.samples[0], result.stamp, result.version);
-        });
-      } catch (error) {
-        if (isUniqueViolation(error, 'idempotency_keys_pkey')) {
-          const earlier = await findIdempotentSubmission(db, who.websiteId, author.createdById, idempotencyKey);
-          if (earlier) return replay(earlier, hash);
-        }
-        if (isUniqueViolation(error, 'samples_external_key')) await duplicateExternalKey(db, who.websiteId, plan.changes.columns.external_key);
-        throw error;
-      }
+      return (await createTrees(auth, [submission], idempotencyKey, requestHash(submission), false))[0];
+    },
+
+    /** Several samples at once (POST samples/list): every one is saved, or none; errors are keyed `<index>/<entity>:<field>`. */
+    async createMany(auth: AuthContext__Output | null, submissions: Submission__Output[], idempotencyKey = ''): Promise<SavedRecord[]> {
+      if (!submissions.length) throw invalid({ 'sample:values': 'The list holds no samples.' });
+      return createTrees(auth, submissions, idempotencyKey, requestHash(submissions), true);
     },
 
     /** `verbose` answers the custom attribute values in detail, apart from the other values. */
@@ -336,7 +360,7 @@ export function createSamples(db: Pool, reference: ReferenceData, claims: MediaC
       if (givenId !== undefined && givenId !== id) throw invalid({ 'sample:id': 'Provided id does not match URI' });
       const stored = await findSample(db, id);
       checkOwner(stored && { website_id: stored.owner_website_id, created_by_id: stored.created_by_id, deleted: stored.deleted === 't' }, who, 'PUT');
-      const { surveys, taxa } = await loadReferences(who.websiteId, tree, String(stored!.survey_id));
+      const { surveys, taxa } = await loadReferences(who.websiteId, [tree], String(stored!.survey_id));
       return claims.withClaim(auth, treeMedia(tree), ({ claimId, columnsOf }) => withTransaction(db, async (client) => {
         const locked = await lockSample(client, id);
         checkOwner(locked, who, 'PUT');

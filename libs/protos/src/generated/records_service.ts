@@ -14,8 +14,12 @@ import type { CreateMediumRequest as _records_v1_CreateMediumRequest, CreateMedi
 import type { CreateMediumResponse as _records_v1_CreateMediumResponse, CreateMediumResponse__Output as _records_v1_CreateMediumResponse__Output } from './records/v1/CreateMediumResponse.ts';
 import type { CreateOccurrenceRequest as _records_v1_CreateOccurrenceRequest, CreateOccurrenceRequest__Output as _records_v1_CreateOccurrenceRequest__Output } from './records/v1/CreateOccurrenceRequest.ts';
 import type { CreateOccurrenceResponse as _records_v1_CreateOccurrenceResponse, CreateOccurrenceResponse__Output as _records_v1_CreateOccurrenceResponse__Output } from './records/v1/CreateOccurrenceResponse.ts';
+import type { CreateOccurrencesRequest as _records_v1_CreateOccurrencesRequest, CreateOccurrencesRequest__Output as _records_v1_CreateOccurrencesRequest__Output } from './records/v1/CreateOccurrencesRequest.ts';
+import type { CreateOccurrencesResponse as _records_v1_CreateOccurrencesResponse, CreateOccurrencesResponse__Output as _records_v1_CreateOccurrencesResponse__Output } from './records/v1/CreateOccurrencesResponse.ts';
 import type { CreateSampleRequest as _records_v1_CreateSampleRequest, CreateSampleRequest__Output as _records_v1_CreateSampleRequest__Output } from './records/v1/CreateSampleRequest.ts';
 import type { CreateSampleResponse as _records_v1_CreateSampleResponse, CreateSampleResponse__Output as _records_v1_CreateSampleResponse__Output } from './records/v1/CreateSampleResponse.ts';
+import type { CreateSamplesRequest as _records_v1_CreateSamplesRequest, CreateSamplesRequest__Output as _records_v1_CreateSamplesRequest__Output } from './records/v1/CreateSamplesRequest.ts';
+import type { CreateSamplesResponse as _records_v1_CreateSamplesResponse, CreateSamplesResponse__Output as _records_v1_CreateSamplesResponse__Output } from './records/v1/CreateSamplesResponse.ts';
 import type { CreateSurveyRequest as _records_v1_CreateSurveyRequest, CreateSurveyRequest__Output as _records_v1_CreateSurveyRequest__Output } from './records/v1/CreateSurveyRequest.ts';
 import type { CreateSurveyResponse as _records_v1_CreateSurveyResponse, CreateSurveyResponse__Output as _records_v1_CreateSurveyResponse__Output } from './records/v1/CreateSurveyResponse.ts';
 import type { DeleteLocationRequest as _records_v1_DeleteLocationRequest, DeleteLocationRequest__Output as _records_v1_DeleteLocationRequest__Output } from './records/v1/DeleteLocationRequest.ts';
@@ -91,8 +95,12 @@ export interface ProtoGrpcType {
       CreateMediumResponse: MessageTypeDefinition<_records_v1_CreateMediumResponse, _records_v1_CreateMediumResponse__Output>
       CreateOccurrenceRequest: MessageTypeDefinition<_records_v1_CreateOccurrenceRequest, _records_v1_CreateOccurrenceRequest__Output>
       CreateOccurrenceResponse: MessageTypeDefinition<_records_v1_CreateOccurrenceResponse, _records_v1_CreateOccurrenceResponse__Output>
+      CreateOccurrencesRequest: MessageTypeDefinition<_records_v1_CreateOccurrencesRequest, _records_v1_CreateOccurrencesRequest__Output>
+      CreateOccurrencesResponse: MessageTypeDefinition<_records_v1_CreateOccurrencesResponse, _records_v1_CreateOccurrencesResponse__Output>
       CreateSampleRequest: MessageTypeDefinition<_records_v1_CreateSampleRequest, _records_v1_CreateSampleRequest__Output>
       CreateSampleResponse: MessageTypeDefinition<_records_v1_CreateSampleResponse, _records_v1_CreateSampleResponse__Output>
+      CreateSamplesRequest: MessageTypeDefinition<_records_v1_CreateSamplesRequest, _records_v1_CreateSamplesRequest__Output>
+      CreateSamplesResponse: MessageTypeDefinition<_records_v1_CreateSamplesResponse, _records_v1_CreateSamplesResponse__Output>
       CreateSurveyRequest: MessageTypeDefinition<_records_v1_CreateSurveyRequest, _records_v1_CreateSurveyRequest__Output>
       CreateSurveyResponse: MessageTypeDefinition<_records_v1_CreateSurveyResponse, _records_v1_CreateSurveyResponse__Output>
       DeleteLocationRequest: MessageTypeDefinition<_records_v1_DeleteLocationRequest, _records_v1_DeleteLocationRequest__Output>

@@ -8,6 +8,8 @@ import {
   type GetSurveyResponse__Output,
   type ListSurveysResponse__Output,
   type UpdateSurveyResponse__Output,
+  type CreateSamplesResponse__Output,
+  type CreateOccurrencesResponse__Output,
   type UpdateSurveyAttributeResponse__Output,
   type CreateOccurrenceResponse__Output,
   type GetLocationResponse__Output,
@@ -77,6 +79,9 @@ export function createRecordsClient(address: string, deadlineMs: number) {
     updateSurveyAttribute: (auth: AuthContext, surveyId: string, attributeId: string, submission: Submission) =>
       call<UpdateSurveyAttributeResponse__Output>('UpdateSurveyAttribute', { auth, surveyId, attributeId, submission }),
     removeSurveyAttribute: (auth: AuthContext, surveyId: string, attributeId: string) => call<object>('RemoveSurveyAttribute', { auth, surveyId, attributeId }),
+    createSamples: (auth: AuthContext, submissions: Submission[], idempotencyKey = '') =>
+      call<CreateSamplesResponse__Output>('CreateSamples', { auth, submissions, idempotencyKey }),
+    createOccurrences: (auth: AuthContext, submissions: Submission[]) => call<CreateOccurrencesResponse__Output>('CreateOccurrences', { auth, submissions }),
     close: () => client.close(),
   };
 }

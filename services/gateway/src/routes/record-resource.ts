@@ -83,6 +83,8 @@ export type RecordCalls = {
   get: (auth: AuthContext, id: string, verbose: boolean) => Promise<{ values: Values; version: string; attributes?: AttributeDetails }>;
   update: (auth: AuthContext, id: string, submission: Submission, ifMatch: string[]) => Promise<{ saved: SavedRecord__Output | null }>;
   remove: (auth: AuthContext, id: string, ifMatch: string[]) => Promise<unknown>;
+  /** Several records in one request (`POST /<resource>/list`), saved all or none. */
+  createMany?: (auth: AuthContext, submissions: Submission[], idempotencyKey: string) => Promise<{ saved: SavedRecord__Output[] }>;
 };
 
 /**
@@ -196,5 +198,26 @@ export function recordResourceRoutes(spec: {
         res.status(204).end();
       },
     },
+    ...(calls.createMany ? [createManyRoute(resource, entity, calls.createMany, spec.beforeCreate)] : []),
   ];
+}
+
+/** `POST /<resource>/list`: a JSON array of submissions, all saved or none; 201 with an array of envelopes. */
+function createManyRoute(resource: string, entity: string, createMany: NonNullable<RecordCalls['createMany']>, beforeCreate?: (req: Request) => void): Route {
+  return {
+    resource,
+    method: 'post',
+    path: `/${resource}/list`,
+    summary: `Create several ${resource} from a JSON array of submissions, in one transaction: all are saved, or none (errors are keyed <index>/<entity>:<field>).`,
+    submission: true,
+    responses: { 201: 'Created: a JSON array of {values, href, ...}, in the order submitted', 400: 'Not an array, or validation failed for an item' },
+    handler: async (req, res) => {
+      if (!Array.isArray(req.body)) throw new HttpError(400, { [`${entity}:values`]: `The body must be a JSON array of ${resource}.` });
+      beforeCreate?.(req);
+      const submissions = req.body.map((item: unknown) => toSubmission(entity, item));
+      const { saved } = await backend('records', createMany(toAuthContext(req.caller!), submissions, idempotencyKey(req)));
+      if (saved.some((record) => record.replayed)) res.set('Idempotent-Replayed', 'true');
+      res.status(201).json(saved.map((record) => envelope(record, servicesUrl(req))));
+    },
+  };
 }

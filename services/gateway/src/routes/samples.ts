@@ -27,6 +27,7 @@ export function sampleRoutes(records: RecordsClient): Route[] {
       get: (auth, id, verbose) => records.getSample(auth, id, verbose),
       update: (auth, id, submission, ifMatch) => records.updateSample(auth, id, submission, ifMatch),
       remove: (auth, id, ifMatch) => records.deleteSample(auth, id, ifMatch),
+      createMany: (auth, submissions, key) => records.createSamples(auth, submissions, key),
     },
     beforeCreate: requireUserForPost,
     verbose: true,

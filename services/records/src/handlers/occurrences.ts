@@ -3,6 +3,8 @@ import type { Logger } from '@rex/logger';
 import type {
   CreateOccurrenceRequest__Output,
   CreateOccurrenceResponse,
+  CreateOccurrencesRequest__Output,
+  CreateOccurrencesResponse,
   DeleteOccurrenceRequest__Output,
   DeleteOccurrenceResponse,
   GetOccurrenceRequest__Output,
@@ -23,12 +25,15 @@ function recordId(id: string): string {
   return id;
 }
 
-type OccurrenceHandlers = Pick<RecordsServiceHandlers, 'CreateOccurrence' | 'GetOccurrence' | 'ListOccurrences' | 'UpdateOccurrence' | 'DeleteOccurrence'>;
+type OccurrenceHandlers = Pick<RecordsServiceHandlers, 'CreateOccurrence' | 'CreateOccurrences' | 'GetOccurrence' | 'ListOccurrences' | 'UpdateOccurrence' | 'DeleteOccurrence'>;
 
 export function occurrenceHandlers(occurrences: Occurrences, logger: Logger): OccurrenceHandlers {
   return {
     CreateOccurrence: unary<CreateOccurrenceRequest__Output, CreateOccurrenceResponse>(SERVICE, 'CreateOccurrence', logger, async (request) => ({
       saved: await occurrences.create(request.auth, request.submission, request.idempotencyKey),
+    })),
+    CreateOccurrences: unary<CreateOccurrencesRequest__Output, CreateOccurrencesResponse>(SERVICE, 'CreateOccurrences', logger, async (request) => ({
+      saved: await occurrences.createMany(request.auth, request.submissions),
     })),
     GetOccurrence: unary<GetOccurrenceRequest__Output, GetOccurrenceResponse>(SERVICE, 'GetOccurrence', logger, async (request) => {
       const occurrence = await occurrences.get(request.auth, recordId(request.id), request.verbose);

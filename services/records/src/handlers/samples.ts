@@ -3,6 +3,8 @@ import type { Logger } from '@rex/logger';
 import type {
   CreateSampleRequest__Output,
   CreateSampleResponse,
+  CreateSamplesRequest__Output,
+  CreateSamplesResponse,
   DeleteSampleRequest__Output,
   DeleteSampleResponse,
   GetSampleRequest__Output,
@@ -26,10 +28,13 @@ function recordId(id: string): string {
 export function sampleHandlers(
   samples: Samples,
   logger: Logger,
-): Pick<RecordsServiceHandlers, 'CreateSample' | 'GetSample' | 'ListSamples' | 'UpdateSample' | 'DeleteSample'> {
+): Pick<RecordsServiceHandlers, 'CreateSample' | 'CreateSamples' | 'GetSample' | 'ListSamples' | 'UpdateSample' | 'DeleteSample'> {
   return {
     CreateSample: unary<CreateSampleRequest__Output, CreateSampleResponse>(SERVICE, 'CreateSample', logger, async (request) => ({
       saved: await samples.create(request.auth, request.submission, request.idempotencyKey),
+    })),
+    CreateSamples: unary<CreateSamplesRequest__Output, CreateSamplesResponse>(SERVICE, 'CreateSamples', logger, async (request) => ({
+      saved: await samples.createMany(request.auth, request.submissions, request.idempotencyKey),
     })),
     GetSample: unary<GetSampleRequest__Output, GetSampleResponse>(SERVICE, 'GetSample', logger, async (request) => {
       const sample = await samples.get(request.auth, recordId(request.id), request.verbose);

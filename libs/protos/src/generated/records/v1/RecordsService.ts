@@ -10,8 +10,12 @@ import type { CreateMediumRequest as _records_v1_CreateMediumRequest, CreateMedi
 import type { CreateMediumResponse as _records_v1_CreateMediumResponse, CreateMediumResponse__Output as _records_v1_CreateMediumResponse__Output } from '../../records/v1/CreateMediumResponse.ts';
 import type { CreateOccurrenceRequest as _records_v1_CreateOccurrenceRequest, CreateOccurrenceRequest__Output as _records_v1_CreateOccurrenceRequest__Output } from '../../records/v1/CreateOccurrenceRequest.ts';
 import type { CreateOccurrenceResponse as _records_v1_CreateOccurrenceResponse, CreateOccurrenceResponse__Output as _records_v1_CreateOccurrenceResponse__Output } from '../../records/v1/CreateOccurrenceResponse.ts';
+import type { CreateOccurrencesRequest as _records_v1_CreateOccurrencesRequest, CreateOccurrencesRequest__Output as _records_v1_CreateOccurrencesRequest__Output } from '../../records/v1/CreateOccurrencesRequest.ts';
+import type { CreateOccurrencesResponse as _records_v1_CreateOccurrencesResponse, CreateOccurrencesResponse__Output as _records_v1_CreateOccurrencesResponse__Output } from '../../records/v1/CreateOccurrencesResponse.ts';
 import type { CreateSampleRequest as _records_v1_CreateSampleRequest, CreateSampleRequest__Output as _records_v1_CreateSampleRequest__Output } from '../../records/v1/CreateSampleRequest.ts';
 import type { CreateSampleResponse as _records_v1_CreateSampleResponse, CreateSampleResponse__Output as _records_v1_CreateSampleResponse__Output } from '../../records/v1/CreateSampleResponse.ts';
+import type { CreateSamplesRequest as _records_v1_CreateSamplesRequest, CreateSamplesRequest__Output as _records_v1_CreateSamplesRequest__Output } from '../../records/v1/CreateSamplesRequest.ts';
+import type { CreateSamplesResponse as _records_v1_CreateSamplesResponse, CreateSamplesResponse__Output as _records_v1_CreateSamplesResponse__Output } from '../../records/v1/CreateSamplesResponse.ts';
 import type { CreateSurveyRequest as _records_v1_CreateSurveyRequest, CreateSurveyRequest__Output as _records_v1_CreateSurveyRequest__Output } from '../../records/v1/CreateSurveyRequest.ts';
 import type { CreateSurveyResponse as _records_v1_CreateSurveyResponse, CreateSurveyResponse__Output as _records_v1_CreateSurveyResponse__Output } from '../../records/v1/CreateSurveyResponse.ts';
 import type { DeleteLocationRequest as _records_v1_DeleteLocationRequest, DeleteLocationRequest__Output as _records_v1_DeleteLocationRequest__Output } from '../../records/v1/DeleteLocationRequest.ts';
@@ -94,6 +98,15 @@ export interface RecordsServiceClient extends grpc.Client {
   createOccurrence(argument: _records_v1_CreateOccurrenceRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_CreateOccurrenceResponse__Output>): grpc.ClientUnaryCall;
   createOccurrence(argument: _records_v1_CreateOccurrenceRequest, callback: grpc.requestCallback<_records_v1_CreateOccurrenceResponse__Output>): grpc.ClientUnaryCall;
   
+  CreateOccurrences(argument: _records_v1_CreateOccurrencesRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_CreateOccurrencesResponse__Output>): grpc.ClientUnaryCall;
+  CreateOccurrences(argument: _records_v1_CreateOccurrencesRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_records_v1_CreateOccurrencesResponse__Output>): grpc.ClientUnaryCall;
+  CreateOccurrences(argument: _records_v1_CreateOccurrencesRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_CreateOccurrencesResponse__Output>): grpc.ClientUnaryCall;
+  CreateOccurrences(argument: _records_v1_CreateOccurrencesRequest, callback: grpc.requestCallback<_records_v1_CreateOccurrencesResponse__Output>): grpc.ClientUnaryCall;
+  createOccurrences(argument: _records_v1_CreateOccurrencesRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_CreateOccurrencesResponse__Output>): grpc.ClientUnaryCall;
+  createOccurrences(argument: _records_v1_CreateOccurrencesRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_records_v1_CreateOccurrencesResponse__Output>): grpc.ClientUnaryCall;
+  createOccurrences(argument: _records_v1_CreateOccurrencesRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_CreateOccurrencesResponse__Output>): grpc.ClientUnaryCall;
+  createOccurrences(argument: _records_v1_CreateOccurrencesRequest, callback: grpc.requestCallback<_records_v1_CreateOccurrencesResponse__Output>): grpc.ClientUnaryCall;
+  
   CreateSample(argument: _records_v1_CreateSampleRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_CreateSampleResponse__Output>): grpc.ClientUnaryCall;
   CreateSample(argument: _records_v1_CreateSampleRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_records_v1_CreateSampleResponse__Output>): grpc.ClientUnaryCall;
   CreateSample(argument: _records_v1_CreateSampleRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_CreateSampleResponse__Output>): grpc.ClientUnaryCall;
@@ -102,6 +115,15 @@ export interface RecordsServiceClient extends grpc.Client {
   createSample(argument: _records_v1_CreateSampleRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_records_v1_CreateSampleResponse__Output>): grpc.ClientUnaryCall;
   createSample(argument: _records_v1_CreateSampleRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_CreateSampleResponse__Output>): grpc.ClientUnaryCall;
   createSample(argument: _records_v1_CreateSampleRequest, callback: grpc.requestCallback<_records_v1_CreateSampleResponse__Output>): grpc.ClientUnaryCall;
+  
+  CreateSamples(argument: _records_v1_CreateSamplesRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_CreateSamplesResponse__Output>): grpc.ClientUnaryCall;
+  CreateSamples(argument: _records_v1_CreateSamplesRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_records_v1_CreateSamplesResponse__Output>): grpc.ClientUnaryCall;
+  CreateSamples(argument: _records_v1_CreateSamplesRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_CreateSamplesResponse__Output>): grpc.ClientUnaryCall;
+  CreateSamples(argument: _records_v1_CreateSamplesRequest, callback: grpc.requestCallback<_records_v1_CreateSamplesResponse__Output>): grpc.ClientUnaryCall;
+  createSamples(argument: _records_v1_CreateSamplesRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_CreateSamplesResponse__Output>): grpc.ClientUnaryCall;
+  createSamples(argument: _records_v1_CreateSamplesRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_records_v1_CreateSamplesResponse__Output>): grpc.ClientUnaryCall;
+  createSamples(argument: _records_v1_CreateSamplesRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_CreateSamplesResponse__Output>): grpc.ClientUnaryCall;
+  createSamples(argument: _records_v1_CreateSamplesRequest, callback: grpc.requestCallback<_records_v1_CreateSamplesResponse__Output>): grpc.ClientUnaryCall;
   
   CreateSurvey(argument: _records_v1_CreateSurveyRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_CreateSurveyResponse__Output>): grpc.ClientUnaryCall;
   CreateSurvey(argument: _records_v1_CreateSurveyRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_records_v1_CreateSurveyResponse__Output>): grpc.ClientUnaryCall;
@@ -312,7 +334,11 @@ export interface RecordsServiceHandlers extends grpc.UntypedServiceImplementatio
   
   CreateOccurrence: grpc.handleUnaryCall<_records_v1_CreateOccurrenceRequest__Output, _records_v1_CreateOccurrenceResponse>;
   
+  CreateOccurrences: grpc.handleUnaryCall<_records_v1_CreateOccurrencesRequest__Output, _records_v1_CreateOccurrencesResponse>;
+  
   CreateSample: grpc.handleUnaryCall<_records_v1_CreateSampleRequest__Output, _records_v1_CreateSampleResponse>;
+  
+  CreateSamples: grpc.handleUnaryCall<_records_v1_CreateSamplesRequest__Output, _records_v1_CreateSamplesResponse>;
   
   CreateSurvey: grpc.handleUnaryCall<_records_v1_CreateSurveyRequest__Output, _records_v1_CreateSurveyResponse>;
   
@@ -365,7 +391,9 @@ export interface RecordsServiceDefinition extends grpc.ServiceDefinition {
   CreateLocation: MethodDefinition<_records_v1_CreateLocationRequest, _records_v1_CreateLocationResponse, _records_v1_CreateLocationRequest__Output, _records_v1_CreateLocationResponse__Output>
   CreateMedium: MethodDefinition<_records_v1_CreateMediumRequest, _records_v1_CreateMediumResponse, _records_v1_CreateMediumRequest__Output, _records_v1_CreateMediumResponse__Output>
   CreateOccurrence: MethodDefinition<_records_v1_CreateOccurrenceRequest, _records_v1_CreateOccurrenceResponse, _records_v1_CreateOccurrenceRequest__Output, _records_v1_CreateOccurrenceResponse__Output>
+  CreateOccurrences: MethodDefinition<_records_v1_CreateOccurrencesRequest, _records_v1_CreateOccurrencesResponse, _records_v1_CreateOccurrencesRequest__Output, _records_v1_CreateOccurrencesResponse__Output>
   CreateSample: MethodDefinition<_records_v1_CreateSampleRequest, _records_v1_CreateSampleResponse, _records_v1_CreateSampleRequest__Output, _records_v1_CreateSampleResponse__Output>
+  CreateSamples: MethodDefinition<_records_v1_CreateSamplesRequest, _records_v1_CreateSamplesResponse, _records_v1_CreateSamplesRequest__Output, _records_v1_CreateSamplesResponse__Output>
   CreateSurvey: MethodDefinition<_records_v1_CreateSurveyRequest, _records_v1_CreateSurveyResponse, _records_v1_CreateSurveyRequest__Output, _records_v1_CreateSurveyResponse__Output>
   DeleteLocation: MethodDefinition<_records_v1_DeleteLocationRequest, _records_v1_DeleteLocationResponse, _records_v1_DeleteLocationRequest__Output, _records_v1_DeleteLocationResponse__Output>
   DeleteMedium: MethodDefinition<_records_v1_DeleteMediumRequest, _records_v1_DeleteMediumResponse, _records_v1_DeleteMediumRequest__Output, _records_v1_DeleteMediumResponse__Output>
