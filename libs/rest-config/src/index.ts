@@ -119,3 +119,14 @@ export function loadRestConfig(path: string = DEVELOPMENT_CONFIG): RestConfig {
   }));
   return { ...config, search_index: config.search_index ?? config.elasticsearch, methods };
 }
+
+/** loadRestConfig for entrypoints: prints the problems and exits 1 (as `loadEnv` does for variables). */
+export function loadRestConfigOrExit(path?: string): RestConfig {
+  try {
+    return loadRestConfig(path);
+  } catch (error) {
+    if (!(error instanceof RestConfigError)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    process.exit(1);
+  }
+}

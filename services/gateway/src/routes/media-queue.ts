@@ -8,6 +8,7 @@ import { httpErrorFromGrpc } from '../grpc-errors.ts';
 import { HttpError } from '../http-error.ts';
 import { backend, servicesUrl } from './context.ts';
 import type { Route } from './route.ts';
+import { streamAnswer } from './stream-answer.ts';
 
 /** Chunks (up to 64 KiB each) of one file that may wait in the gateway for the media service. */
 const MAX_IN_FLIGHT = 4;
@@ -94,32 +95,12 @@ function receiveFiles(req: Request, media: MediaClient, auth: AuthContext, maxUp
   });
 }
 
-/** Streams a queued file back: the head gives its type and size, data chunks follow. */
+/** A file from the media service: the head gives its type and size. */
 function pipeFile(stream: ReturnType<MediaClient['download']>, res: Response): Promise<void> {
-  return new Promise((resolve, reject) => {
-    let started = false;
-    let failed = false;
-    stream.on('data', (chunk: DownloadChunk__Output) => {
-      if (chunk.head) {
-        started = true;
-        res.status(200).type(chunk.head.contentType).set('Content-Length', String(chunk.head.size));
-      } else if (chunk.data && !res.write(chunk.data)) {
-        stream.pause();
-        res.once('drain', () => stream.resume());
-      }
-    });
-    stream.on('error', (error) => {
-      failed = true;
-      if (started) {
-        res.destroy(error);
-        resolve();
-      } else reject(httpErrorFromGrpc(error, 'media') ?? error);
-    });
-    stream.on('end', () => {
-      if (failed) return;
-      res.end();
-      resolve();
-    });
+  return streamAnswer(stream, res, 'media', (chunk: DownloadChunk__Output) => {
+    if (!chunk.head) return false;
+    res.status(200).type(chunk.head.contentType).set('Content-Length', String(chunk.head.size));
+    return true;
   });
 }
 

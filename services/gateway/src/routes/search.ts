@@ -3,9 +3,9 @@ import type { ForwardChunk__Output, SearchOptions } from '@rex/protos';
 import type { RestConfig } from '@rex/rest-config';
 import { toAuthContext, type Caller } from '../auth/caller.ts';
 import type { SearchClient } from '../clients/search.ts';
-import { httpErrorFromGrpc } from '../grpc-errors.ts';
 import { HttpError } from '../http-error.ts';
 import type { Route } from './route.ts';
+import { streamAnswer } from './stream-answer.ts';
 
 /** A method's `resource_options.search_index` (or `elasticsearch`): a list of names, or names → options. */
 function methodEndpoints(caller: Caller): Map<string, SearchOptions> | undefined {
@@ -36,33 +36,12 @@ export function searchOptionsFor(caller: Caller, endpoint: string): SearchOption
   return options;
 }
 
-/** Streams the search service's answer: the head sets status and type, the data chunks follow. */
+/** The search service's answer: the head gives the index's status and type. */
 function pipeAnswer(stream: ReturnType<SearchClient['forward']>, res: Response): Promise<void> {
-  return new Promise((resolve, reject) => {
-    let started = false;
-    let failed = false;
-    stream.on('data', (chunk: ForwardChunk__Output) => {
-      if (chunk.head) {
-        started = true;
-        res.status(chunk.head.status).type(chunk.head.contentType || 'application/json');
-      } else if (chunk.data && !res.write(chunk.data)) {
-        stream.pause();
-        res.once('drain', () => stream.resume());
-      }
-    });
-    stream.on('error', (error) => {
-      failed = true;
-      if (started) {
-        res.destroy(error);
-        resolve();
-      } else reject(httpErrorFromGrpc(error, 'search') ?? error);
-    });
-    // grpc-js may signal 'end' after 'error': the error has already answered.
-    stream.on('end', () => {
-      if (failed) return;
-      res.end();
-      resolve();
-    });
+  return streamAnswer(stream, res, 'search', (chunk: ForwardChunk__Output) => {
+    if (!chunk.head) return false;
+    res.status(chunk.head.status).type(chunk.head.contentType || 'application/json');
+    return true;
   });
 }
 
