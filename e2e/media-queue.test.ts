@@ -1,4 +1,5 @@
 import { existsSync, readdirSync } from 'node:fs';
+import { request } from 'node:http';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { startGateway } from './support/gateway.ts';
@@ -125,5 +126,22 @@ describe('media queue', () => {
     } finally {
       gateway.stop();
     }
+  });
+
+  it('when the client goes away in the middle of an upload, then nothing of the file is kept', async () => {
+    const before = await queueContents();
+    const boundary = 'cutoff';
+    const head = `--${boundary}\r\nContent-Disposition: form-data; name="photo"; filename="big.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`;
+    const url = new URL(`${services()}/media-queue`);
+    const upload = request(url, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${demoToken}`, 'Content-Type': `multipart/form-data; boundary=${boundary}`, 'Content-Length': String(3_000_000) },
+    });
+    upload.on('error', () => undefined);
+    upload.write(Buffer.concat([Buffer.from(head), jpeg(1_000_000)]));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    upload.destroy();
+    // The partial upload is removed, and no row was ever written for it.
+    await eventually(async () => expect(await queueContents()).toEqual(before));
   });
 });

@@ -13,6 +13,7 @@ import type { QueuedFile as _media_v1_QueuedFile, QueuedFile__Output as _media_v
 import type { ReserveRequest as _media_v1_ReserveRequest, ReserveRequest__Output as _media_v1_ReserveRequest__Output } from './media/v1/ReserveRequest.ts';
 import type { ReserveResponse as _media_v1_ReserveResponse, ReserveResponse__Output as _media_v1_ReserveResponse__Output } from './media/v1/ReserveResponse.ts';
 import type { ReservedFile as _media_v1_ReservedFile, ReservedFile__Output as _media_v1_ReservedFile__Output } from './media/v1/ReservedFile.ts';
+import type { UploadEnd as _media_v1_UploadEnd, UploadEnd__Output as _media_v1_UploadEnd__Output } from './media/v1/UploadEnd.ts';
 import type { UploadHeader as _media_v1_UploadHeader, UploadHeader__Output as _media_v1_UploadHeader__Output } from './media/v1/UploadHeader.ts';
 import type { UploadRequest as _media_v1_UploadRequest, UploadRequest__Output as _media_v1_UploadRequest__Output } from './media/v1/UploadRequest.ts';
 
@@ -41,6 +42,7 @@ export interface ProtoGrpcType {
       ReserveRequest: MessageTypeDefinition<_media_v1_ReserveRequest, _media_v1_ReserveRequest__Output>
       ReserveResponse: MessageTypeDefinition<_media_v1_ReserveResponse, _media_v1_ReserveResponse__Output>
       ReservedFile: MessageTypeDefinition<_media_v1_ReservedFile, _media_v1_ReservedFile__Output>
+      UploadEnd: MessageTypeDefinition<_media_v1_UploadEnd, _media_v1_UploadEnd__Output>
       UploadHeader: MessageTypeDefinition<_media_v1_UploadHeader, _media_v1_UploadHeader__Output>
       UploadRequest: MessageTypeDefinition<_media_v1_UploadRequest, _media_v1_UploadRequest__Output>
     }

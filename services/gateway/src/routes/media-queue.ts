@@ -3,7 +3,7 @@ import busboy from 'busboy';
 import type { AuthContext, DownloadChunk__Output, QueuedFile__Output } from '@rex/protos';
 import { DEFAULT_MAX_UPLOAD_SIZE, type RestConfig } from '@rex/rest-config';
 import { toAuthContext } from '../auth/caller.ts';
-import type { MediaClient } from '../clients/media.ts';
+import type { MediaClient, Upload } from '../clients/media.ts';
 import { httpErrorFromGrpc } from '../grpc-errors.ts';
 import { HttpError } from '../http-error.ts';
 import { backend, servicesUrl } from './context.ts';
@@ -45,14 +45,20 @@ function receiveFiles(req: Request, media: MediaClient, auth: AuthContext, maxUp
     }
     const keyOf = keyNamer();
     const uploads: Promise<[string, QueuedFile__Output]>[] = [];
+    const streams: Upload['stream'][] = [];
     let failed = false;
     const fail = (error: unknown) => {
       if (failed) return;
       failed = true;
+      // Files still on their way are cancelled, so the media service keeps nothing of them.
+      for (const stream of streams) stream.cancel();
       req.unpipe(parser);
       req.resume();
       reject(error);
     };
+    req.on('close', () => {
+      if (!req.complete) fail(new HttpError(400, 'The upload was cut off.'));
+    });
     parser.on('file', (field, file, info) => {
       if (failed) {
         file.resume();
@@ -60,9 +66,12 @@ function receiveFiles(req: Request, media: MediaClient, auth: AuthContext, maxUp
       }
       const key = keyOf(field);
       const upload = media.upload({ auth, field: key, filename: info.filename ?? '', declaredType: info.mimeType ?? '' });
+      streams.push(upload.stream);
       // At most MAX_IN_FLIGHT chunks of a file wait in the gateway; the request pauses meanwhile.
       let inFlight = 0;
+      let size = 0;
       file.on('data', (chunk: Buffer) => {
+        size += chunk.length;
         inFlight += 1;
         if (inFlight >= MAX_IN_FLIGHT) file.pause();
         upload.stream.write({ data: chunk }, () => {
@@ -70,7 +79,10 @@ function receiveFiles(req: Request, media: MediaClient, auth: AuthContext, maxUp
           if (inFlight < MAX_IN_FLIGHT) file.resume();
         });
       });
-      file.on('end', () => upload.stream.end());
+      file.on('end', () => {
+        upload.stream.write({ end: { size } });
+        upload.stream.end();
+      });
       upload.stream.on('error', () => file.resume());
       const queued = upload.result.then(
         (file): [string, QueuedFile__Output] => [key, file],

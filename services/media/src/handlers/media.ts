@@ -15,12 +15,23 @@ import type { MediaQueue } from '../queue.ts';
 
 const SERVICE = 'media.v1.MediaService';
 
-/** The messages after the header: the file's bytes. */
+/**
+ * The messages after the header: the file's bytes, then its end. A stream
+ * that stops without the end, or whose end gives another size, fails, so a
+ * cut-off upload is never kept as if it were whole.
+ */
 async function* fileData(call: AsyncIterable<UploadRequest__Output>): AsyncGenerator<Buffer> {
+  let size = 0;
   for await (const message of call) {
+    if (message.part === 'end') {
+      if (Number(message.end?.size) !== size) throw invalid({ file: 'The upload ended with a size other than the bytes sent.' });
+      return;
+    }
     if (message.part !== 'data' || !message.data) throw invalid({ file: 'Only file data may follow the header.' });
+    size += message.data.length;
     if (message.data.length) yield message.data;
   }
+  throw invalid({ file: 'The upload was cut off.' });
 }
 
 function fail(logger: Logger, method: string, error: unknown) {
@@ -31,6 +42,9 @@ function fail(logger: Logger, method: string, error: unknown) {
 export function mediaHandlers(queue: MediaQueue, logger: Logger): MediaServiceHandlers {
   return {
     Upload: (call: grpc.ServerReadableStream<UploadRequest__Output, QueuedFile>, callback: grpc.sendUnaryData<QueuedFile>) => {
+      // A cancelled call (the client went away, or its deadline passed) must never look like a
+      // complete file: the stream fails, and with it the write, which removes what it wrote.
+      call.on('cancelled', () => call.destroy(new Error('upload cancelled')));
       const upload = async () => {
         const messages = call[Symbol.asyncIterator]();
         const first = await messages.next();
