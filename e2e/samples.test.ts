@@ -168,6 +168,15 @@ describe('GET /samples/:id', () => {
     expect(Number(read.values.lon)).toBeCloseTo(-0.12, 6);
   });
 
+  it('when a point is given in a UTM zone, then it is placed by that zone', async () => {
+    const { status, body } = await createSample(sampleSubmission({ entered_sref: '500000, 5700000', entered_sref_system: '32631' }));
+    expect(status).toBe(201);
+    const { body: read } = await api('GET', `/samples/${body.values.id}`, { token: demoToken });
+    expect(read.values.entered_sref_system).toBe('32631');
+    expect(Number(read.values.lon)).toBeCloseTo(3, 6);
+    expect(Number(read.values.lat)).toBeCloseTo(51.451, 3);
+  });
+
   it.each([
     ['2026-05', 'O', '2026-05-01', '2026-05-31'],
     ['1998', 'Y', '1998-01-01', '1998-12-31'],

@@ -75,7 +75,14 @@ const GRID_NOTATIONS = new Set(['osgb', 'osie']);
 
 export function isKnownSystem(system: string): boolean {
   const key = systemKey(system);
-  return Object.hasOwn(NOTATION_SYSTEMS, key) || Object.hasOwn(EPSG_DEFINITIONS, key);
+  return Object.hasOwn(NOTATION_SYSTEMS, key) || definitionOf(key) !== undefined;
+}
+
+/** Codes written latitude first: the warehouse's two, and any other geographic (longlat) code proj4 knows. */
+function isLatLongSystem(key: string): boolean {
+  if (LAT_LONG_SYSTEMS.has(key)) return true;
+  const builtIn = /^\d{4,5}$/.test(key) && !Object.hasOwn(EPSG_DEFINITIONS, key) ? proj4.defs(`EPSG:${key}`) : undefined;
+  return (builtIn as { projName?: string } | undefined)?.projName === 'longlat';
 }
 
 /** The reference as the warehouse stores it: grid references upper-cased without spaces. */
@@ -97,7 +104,7 @@ export function srefToGeometry(sref: string, system: string): Geometry {
     return pointGeometry(pair, notation.epsg);
   }
 
-  if (LAT_LONG_SYSTEMS.has(key)) {
+  if (isLatLongSystem(key)) {
     const latLong = parseLatLong(reference);
     if (latLong === null) throw unrecognised();
     return pointGeometry([latLong.lon, latLong.lat], key);
@@ -234,17 +241,22 @@ function converter(fromEpsg: string, toDefinition: string): Converter {
   const cacheKey = `${fromEpsg}>${toDefinition}`;
   let found = converters.get(cacheKey);
   if (found === undefined) {
-    found = proj4(definitionOf(fromEpsg), toDefinition);
+    found = proj4(definitionOf(fromEpsg)!, toDefinition);
     converters.set(cacheKey, found);
   }
   return found;
 }
 
-/** The offered codes, and the WGS84 UTM zones (326zz north, 327zz south) that blurring uses outside the national grids. */
-function definitionOf(epsg: string): string {
+/**
+ * The proj4 definition of an EPSG code: the codes the warehouse offers, every
+ * WGS84 UTM zone (326zz north, 327zz south, 1 to 60), and any other code proj4
+ * defines itself; undefined for codes it cannot transform.
+ */
+function definitionOf(epsg: string): string | undefined {
+  if (Object.hasOwn(EPSG_DEFINITIONS, epsg)) return EPSG_DEFINITIONS[epsg];
   const utm = /^32([67])(\d\d)$/.exec(epsg);
-  if (EPSG_DEFINITIONS[epsg] !== undefined || !utm) return EPSG_DEFINITIONS[epsg];
-  return `+proj=utm +zone=${Number(utm[2])}${utm[1] === '7' ? ' +south' : ''} +datum=WGS84 +units=m +no_defs`;
+  if (utm && Number(utm[2]) >= 1 && Number(utm[2]) <= 60) return `+proj=utm +zone=${Number(utm[2])}${utm[1] === '7' ? ' +south' : ''} +datum=WGS84 +units=m +no_defs`;
+  return /^\d{4,5}$/.test(epsg) && proj4.defs(`EPSG:${epsg}`) ? `EPSG:${epsg}` : undefined;
 }
 
 function toStorage(epsg: string, position: Position): Position {
@@ -305,7 +317,7 @@ export function blurSref(sref: string, system: string, precision: number): Blurr
   const size = BLUR_SIZES.find((candidate) => candidate >= precision) ?? BLUR_SIZES[BLUR_SIZES.length - 1];
   if ((gridSquareSize(sref, system) ?? 0) >= size) return { sref: normaliseSref(sref, system), system, geometry };
   const grid = outputGrid(system, geometry.centroid);
-  const [x, y] = converter('4326', definitionOf(grid.epsg)).forward<Position>([geometry.centroid.lon, geometry.centroid.lat]);
+  const [x, y] = converter('4326', definitionOf(grid.epsg)!).forward<Position>([geometry.centroid.lon, geometry.centroid.lat]);
   const square = { west: Math.floor(x / size) * size, south: Math.floor(y / size) * size, size };
   const blurred = squareGeometry(square, grid.epsg);
   if (grid.name === 'OSGB') return { sref: osgbGridReference(square), system: 'OSGB', geometry: blurred };
@@ -329,13 +341,13 @@ function outputGrid(system: string, centroid: { lat: number; lon: number }): Out
   const [x, y] = toStorage('4326', [centroid.lon, centroid.lat]);
   // The warehouse's rough Web Mercator boxes first, then the grid's own extent.
   if (x >= -1_196_000 && x <= -599_200 && y >= 6_687_800 && y <= 7_442_470) {
-    const [east, north] = converter('4326', definitionOf('29903')).forward<Position>([centroid.lon, centroid.lat]);
+    const [east, north] = converter('4326', EPSG_DEFINITIONS['29903']).forward<Position>([centroid.lon, centroid.lat]);
     if (east >= 10_000 && east <= 367_300 && north >= 10_000 && north <= 468_100 && (east < 332_000 || north < 445_900)) {
       return { name: 'OSIE', epsg: '29903' };
     }
   }
   if (x >= -1_081_873 && x <= 422_933 && y >= 6_405_988 && y <= 8_944_478) {
-    const [east, north] = converter('4326', definitionOf('27700')).forward<Position>([centroid.lon, centroid.lat]);
+    const [east, north] = converter('4326', EPSG_DEFINITIONS['27700']).forward<Position>([centroid.lon, centroid.lat]);
     if (east >= 0 && east < 700_000 && north >= 0 && north < 1_300_000) return { name: 'OSGB', epsg: '27700' };
   }
   const zone = Math.min(Math.floor((centroid.lon + 180) / 6) + 1, 60);

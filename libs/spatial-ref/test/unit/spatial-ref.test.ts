@@ -71,12 +71,29 @@ describe('isKnownSystem', () => {
     expect(isKnownSystem(system)).toBe(true);
   });
 
-  it.each([[''], ['9999'], ['EPSG:4326'], ['mtbqqq'], ['osgb36'], ['constructor'], ['__proto__'], ['hasOwnProperty']])(
+  it.each([['32601'], ['32631'], ['32660'], ['32701'], ['32760'], ['4269']])('when the system is %j (a UTM zone, or a code proj4 defines), then it is known', (system) => {
+    expect(isKnownSystem(system)).toBe(true);
+  });
+
+  it.each([[''], ['9999'], ['32600'], ['32661'], ['EPSG:4326'], ['mtbqqq'], ['osgb36'], ['constructor'], ['__proto__'], ['hasOwnProperty']])(
     'when the system is %j, then it is not known',
     (system) => {
       expect(isKnownSystem(system)).toBe(false);
     },
   );
+});
+
+describe('UTM zones and codes proj4 defines', () => {
+  it('when a point is given in UTM zone 31N, then its centroid is where that zone puts it', () => {
+    const { centroid } = srefToGeometry('500000, 5700000', '32631');
+    expect(centroid.lon).toBeCloseTo(3, 6);
+    expect(centroid.lat).toBeCloseTo(51.451, 3);
+  });
+
+  it('when the code is a geographic one proj4 defines (4269), then the reference is read latitude first', () => {
+    const { centroid } = srefToGeometry('51.5, -0.1', '4269');
+    expect(centroid).toEqual({ lat: expect.closeTo(51.5, 6), lon: expect.closeTo(-0.1, 6) });
+  });
 });
 
 describe('normaliseSref', () => {
