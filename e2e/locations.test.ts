@@ -114,6 +114,39 @@ describe('locations with custom attributes (locAttr:<id>)', () => {
     return (Array.isArray(details) ? details : [details]).map((detail: { value_id: string }) => detail.value_id);
   }
 
+  it('when a location has a boundary, then it is stored in EPSG:3857 and can be changed or removed', async () => {
+    const created = await api('POST', '/locations', {
+      token: demoToken,
+      body: place({ boundary_geom: 'SRID=27700;POLYGON((412000 134000, 412000 135000, 413000 135000, 413000 134000, 412000 134000))' }),
+    });
+    expect(created.status, created.text).toBe(201);
+    const id = created.body.values.id;
+    const read = await api('GET', `/locations/${id}`, { token: demoToken });
+    expect(read.body.values.boundary_geom).toMatch(/^0103000020110F0000/);
+    const square = 'POLYGON((0 0, 0 10, 10 10, 10 0, 0 0))';
+    expect((await api('PUT', `/locations/${id}`, { token: demoToken, body: { values: { boundary_geom: square } } })).status).toBe(200);
+    expect((await api('GET', `/locations/${id}`, { token: demoToken })).body.values.boundary_geom).toBe(
+      '0103000020110F000001000000050000000000000000000000000000000000000000000000000000000000000000002440000000000000244000000000000024400000000000002440000000000000000000000000000000000000000000000000',
+    );
+    expect((await api('PUT', `/locations/${id}`, { token: demoToken, body: { values: { boundary_geom: null } } })).status).toBe(200);
+    expect((await api('GET', `/locations/${id}`, { token: demoToken })).body.values.boundary_geom).toBeNull();
+    const bad = await api('POST', '/locations', { token: demoToken, body: place({ boundary_geom: 'POINT(1 2)' }) });
+    expect(bad.status).toBe(400);
+    expect(Object.keys(bad.body.message)).toEqual(['location:boundary_geom']);
+  });
+
+  it('when a parent location is given, then it must be one the caller can see', async () => {
+    const parent = (await api('POST', '/locations', { token: demoToken, body: place({ name: 'Estate' }) })).body.values.id;
+    const child = await api('POST', '/locations', { token: demoToken, body: place({ name: 'Walled garden', parent_id: parent }) });
+    expect(child.status, child.text).toBe(201);
+    expect((await api('GET', `/locations/${child.body.values.id}`, { token: demoToken })).body.values.parent_id).toBe(parent);
+    expect((await api('POST', '/locations', { token: demoToken, body: place({ parent_id: PUBLIC_LOCATION }) })).status).toBe(201);
+    const missing = await api('POST', '/locations', { token: demoToken, body: place({ parent_id: 987_654 }) });
+    expect(missing.body.message).toEqual({ 'location:parent_id': 'The parent location 987654 is not known.' });
+    const itself = await api('PUT', `/locations/${parent}`, { token: demoToken, body: { values: { parent_id: parent } } });
+    expect(itself.status).toBe(400);
+  });
+
   it('when a location is created with values of several types, then it reads back with them, plainly, in the list and in detail', async () => {
     const id = await createWithAttributes();
     const read = await api('GET', `/locations/${id}`, { token: demoToken });

@@ -4,6 +4,7 @@
 
 import proj4 from 'proj4';
 import type { Converter } from 'proj4';
+import wkx from 'wkx';
 
 export type Geometry = {
   wkbHex: string; // EWKB, little-endian, SRID 3857, upper-case hex as PostGIS prints it
@@ -430,4 +431,40 @@ function writePosition(view: DataView, offset: number, [x, y]: Position): void {
 
 function toHex(view: DataView): string {
   return Array.from(new Uint8Array(view.buffer), (byte) => byte.toString(16).padStart(2, '0')).join('').toUpperCase();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Location boundaries.
+
+export type Boundary = { wkbHex: string; bbox: [number, number, number, number] };
+
+/**
+ * A location's boundary from WKT: a POLYGON or MULTIPOLYGON in EPSG:3857, or
+ * in any known system when written as EWKT (`SRID=27700;POLYGON(...)`),
+ * stored as EWKB in EPSG:3857 like every other geometry.
+ */
+export function boundaryFromWkt(text: string): Boundary {
+  let parsed: wkx.Geometry;
+  try {
+    parsed = wkx.Geometry.parse(text.trim());
+  } catch {
+    throw new SrefError('unrecognised', 'The boundary must be a polygon or multipolygon in WKT.');
+  }
+  const polygons = parsed instanceof wkx.Polygon ? [parsed] : parsed instanceof wkx.MultiPolygon ? parsed.polygons : undefined;
+  if (!polygons?.length || polygons.some((polygon) => polygon.exteriorRing.length < 4)) {
+    throw new SrefError('unrecognised', 'The boundary must be a polygon or multipolygon in WKT.');
+  }
+  const epsg = String(parsed.srid || 3857);
+  if (epsg !== '3857' && !definitionOf(epsg)) throw new SrefError('unknown_system', UNKNOWN_SYSTEM_MESSAGE);
+  const xs: number[] = [];
+  const ys: number[] = [];
+  const move = (point: wkx.Point) => {
+    [point.x, point.y] = epsg === '3857' ? [point.x, point.y] : toStorage(epsg, [point.x, point.y]);
+    if (!Number.isFinite(point.x) || !Number.isFinite(point.y)) throw unrecognised();
+    xs.push(point.x);
+    ys.push(point.y);
+  };
+  for (const polygon of polygons) for (const ring of [polygon.exteriorRing, ...polygon.interiorRings]) ring.forEach(move);
+  parsed.srid = 3857;
+  return { wkbHex: parsed.toEwkb().toString('hex').toUpperCase(), bbox: [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)] };
 }

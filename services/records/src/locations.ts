@@ -65,6 +65,14 @@ export function createLocations(db: Pool, reference: ReferenceData, claims: Medi
     if (row.created_by_id !== who.userId && !actsOnOthers(who, 'read')) throw forbidden('Resource belongs to a different user account.');
   }
 
+  /** A parent location must be one the caller can read, and not the location itself. */
+  async function checkParent(parentId: unknown, who: Caller, ownId: string | undefined, errors: Errors) {
+    if (parentId === undefined || parentId === null) return;
+    const parent = String(parentId) === ownId ? undefined : await findLocation(db, String(parentId));
+    const readable = parent && parent.deleted !== 't' && (parent.public === 't' || parent.website_id === who.websiteId);
+    if (!readable) errors['location:parent_id'] = `The parent location ${parentId} is not known.`;
+  }
+
   function checkOwner(row: LocationRow | undefined, who: Caller, action: string) {
     if (!row || row.deleted === 't' || row.website_id !== who.websiteId) throw notFound();
     if (!who.userId) throw badRequest(`Cannot ${action} without user authentication.`);
@@ -84,6 +92,7 @@ export function createLocations(db: Pool, reference: ReferenceData, claims: Medi
       const errors: Errors = {};
       if (text(tree.values, 'id') !== undefined) errors['location:id'] = 'Cannot POST with id to update, use PUT instead.';
       const changes = planLocation(tree.values, undefined, await reference.locationAttributes(who.websiteId), errors);
+      await checkParent(changes.columns.parent_id, who, undefined, errors);
       const media = tree.media.map((medium) => planMedium('location', medium.values, true, errors));
       if (Object.keys(errors).length) throw invalid(errors);
       try {
@@ -137,6 +146,7 @@ export function createLocations(db: Pool, reference: ReferenceData, claims: Medi
         checkVersion(stored!.version, ifMatch);
         const errors: Errors = {};
         const changes = planLocation(tree.values, stored, attributes, errors);
+        await checkParent(changes.columns.parent_id, who, id, errors);
         await checkStoredValues(client, 'location', id, changes.updatedAttributeValues, errors);
         if (Object.keys(errors).length) throw invalid(errors);
         const row = await updateRow(client, 'records.locations', id, { ...changes.columns, updated_by_id: who.userId });

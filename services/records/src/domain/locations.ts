@@ -1,6 +1,6 @@
 import { readAttributes, type AttributeDefinition, type AttributeValue, type AttributeValueUpdate } from './attributes.ts';
 import { addErrors, readPlainFields, type Column, type Errors, type FieldKind } from './fields.ts';
-import { SrefError, normaliseSref, srefToGeometry } from '@rex/spatial-ref';
+import { SrefError, boundaryFromWkt, normaliseSref, srefToGeometry } from '@rex/spatial-ref';
 import { text, type Values } from './values.ts';
 
 const LOCATION_FIELDS: Record<string, FieldKind> = {
@@ -39,6 +39,21 @@ function readLocationAttributes(values: Values, locationTypeId: unknown, attribu
   return readAttributes('location', values, applying, isNew, unavailable);
 }
 
+/** `boundary_geom`: WKT (see boundaryFromWkt); null or '' removes the boundary. */
+function readBoundary(values: Values, columns: Column, errors: Errors): void {
+  const wkt = text(values, 'boundary_geom');
+  if (wkt === undefined) {
+    columns.boundary_geom = null;
+    return;
+  }
+  try {
+    columns.boundary_geom = Buffer.from(boundaryFromWkt(wkt).wkbHex, 'hex');
+  } catch (error) {
+    if (!(error instanceof SrefError)) throw error;
+    errors['location:boundary_geom'] = `${error.message} Give it in EPSG:3857, or begin with SRID=<code>; for another system.`;
+  }
+}
+
 /**
  * Checks a location's values. New locations need a name and a centroid
  * spatial reference; updates change only what was sent. Submitted locations
@@ -69,6 +84,7 @@ export function planLocation(values: Values, stored: StoredLocation | undefined,
       }
     }
   }
+  if ('boundary_geom' in values) readBoundary(values, columns, local);
   columns.public = false;
   const locationTypeId = 'location_type_id' in columns || !stored ? columns.location_type_id : stored.location_type_id;
   const read = readLocationAttributes(values, locationTypeId, attributes, !stored);
