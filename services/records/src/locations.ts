@@ -14,8 +14,6 @@ import { findIdempotentSubmission, writeOutbox, type IdempotentSubmission } from
 import { updateRow } from './db/sql.ts';
 import {
   NOT_A_USER,
-  actionOf,
-  actsOnOthers,
   attributeDetailsForResponse,
   attributeValuesForResponse,
   caller,
@@ -62,7 +60,7 @@ export function createLocations(db: Pool, reference: ReferenceData, claims: Medi
     if (row.public === 't') return;
     if (row.website_id !== who.websiteId) throw notFound();
     if (!who.userId) throw forbidden(NOT_A_USER);
-    if (row.created_by_id !== who.userId && !actsOnOthers(who, 'read')) throw forbidden('Resource belongs to a different user account.');
+    if (row.created_by_id !== who.userId) throw forbidden('Resource belongs to a different user account.');
   }
 
   /** A parent location must be one the caller can read, and not the location itself. */
@@ -76,7 +74,7 @@ export function createLocations(db: Pool, reference: ReferenceData, claims: Medi
   function checkOwner(row: LocationRow | undefined, who: Caller, action: string) {
     if (!row || row.deleted === 't' || row.website_id !== who.websiteId) throw notFound();
     if (!who.userId) throw badRequest(`Cannot ${action} without user authentication.`);
-    if (row.created_by_id !== who.userId && !actsOnOthers(who, actionOf(action))) throw forbidden('Resource belongs to a different user account.');
+    if (row.created_by_id !== who.userId) throw forbidden('Resource belongs to a different user account.');
   }
 
   return {

@@ -9,7 +9,7 @@ import { insertNewRecords } from './db/new-records.ts';
 import { findIdempotentSubmission, writeOutbox, type IdempotentSubmission } from './db/samples-repo.ts';
 import { updateRow } from './db/sql.ts';
 import type { MediaClaims } from './media-claims.ts';
-import { NOT_A_USER, actionOf, actsOnOthers, caller, checkVersion, isUniqueViolation, requestHash, stamp, toTree, type Caller } from './samples.ts';
+import { NOT_A_USER, caller, checkVersion, isUniqueViolation, requestHash, stamp, toTree, type Caller } from './samples.ts';
 
 const OMITTED = new Set(['version']);
 
@@ -33,9 +33,7 @@ export function createMedia(db: Pool, claims: MediaClaims, kind: MediaKind) {
   function checkOwner(row: MediumRow | undefined, who: Caller, action?: string) {
     if (!row || row.deleted === 't' || row.website_id !== who.websiteId) throw notFound();
     if (!who.userId) throw action ? badRequest(`Cannot ${action} without user authentication.`) : forbidden(NOT_A_USER);
-    // Media are changed by their creator only; the website's moderators may read and delete them.
-    const others = action === 'PUT' ? false : actsOnOthers(who, actionOf(action));
-    if (row.created_by_id !== who.userId && !others) throw forbidden('Resource belongs to a different user account.');
+    if (row.created_by_id !== who.userId) throw forbidden('Resource belongs to a different user account.');
   }
 
   async function surveyOf(row: MediumRow): Promise<string | null> {
@@ -93,7 +91,7 @@ export function createMedia(db: Pool, claims: MediaClaims, kind: MediaKind) {
       const errors: Errors = {};
       const known = readFilters(entity, filters, mediumFilters(kind), errors);
       if (Object.keys(errors).length) throw invalid(errors);
-      const rows = await listMedia(db, kind, { userId: actsOnOthers(who, 'read') ? null : who.userId, websiteId: who.scope === 'SCOPE_USER' ? null : who.websiteId, filters: known, limit, offset });
+      const rows = await listMedia(db, kind, { userId: who.userId, websiteId: who.scope === 'SCOPE_USER' ? null : who.websiteId, filters: known, limit, offset });
       return { rows: rows.slice(0, limit).map(rowValues), more: rows.length > limit };
     },
 
@@ -118,7 +116,7 @@ export function createMedia(db: Pool, claims: MediaClaims, kind: MediaKind) {
       });
     },
 
-    /** The creator deletes a medium; so may the website's administrators and editors. */
+    /** Only the creator deletes a medium, whatever their role (as for the records themselves). */
     async remove(auth: AuthContext__Output | null, id: string, ifMatch: string[] = []): Promise<void> {
       const who = caller(auth);
       await withTransaction(db, async (client) => {

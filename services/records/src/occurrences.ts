@@ -23,8 +23,6 @@ import { updateRow } from './db/sql.ts';
 import {
   ANONYMOUS_USER_ID,
   NOT_A_USER,
-  actionOf,
-  actsOnOthers,
   attributeDetailsForResponse,
   attributeValuesForResponse,
   caller,
@@ -69,7 +67,7 @@ export function createOccurrences(db: Pool, reference: ReferenceData, claims: Me
   function checkOwner(row: { website_id: string; created_by_id: string; deleted: boolean | string } | undefined, who: Caller, action?: string) {
     if (!row || row.deleted === true || row.deleted === 't' || row.website_id !== who.websiteId) throw notFound();
     if (!who.userId) throw action ? badRequest(`Cannot ${action} without user authentication.`) : forbidden(NOT_A_USER);
-    if (row.created_by_id !== who.userId && !actsOnOthers(who, actionOf(action))) throw forbidden('Resource belongs to a different user account.');
+    if (row.created_by_id !== who.userId) throw forbidden('Resource belongs to a different user account.');
   }
 
   async function attributesOf(websiteId: string, surveyId: string) {
@@ -182,7 +180,7 @@ export function createOccurrences(db: Pool, reference: ReferenceData, claims: Me
       const errors: Errors = {};
       const known = readFilters('occurrence', filters, OCCURRENCE_FILTERS, errors);
       if (Object.keys(errors).length) throw invalid(errors);
-      const rows = await listOccurrences(db, { userId: actsOnOthers(who, 'read') ? null : who.userId, websiteId: who.scope === 'SCOPE_USER' ? null : who.websiteId, filters: known, limit, offset });
+      const rows = await listOccurrences(db, { userId: who.userId, websiteId: who.scope === 'SCOPE_USER' ? null : who.websiteId, filters: known, limit, offset });
       return { occurrences: rows.slice(0, limit).map(rowValues), more: rows.length > limit };
     },
 

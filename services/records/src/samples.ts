@@ -46,28 +46,7 @@ type SamplePlan = {
 /** A medium's columns once its file is claimed (see media-claims.ts). */
 type ColumnsOf = (plan: MediumPlan) => Record<string, unknown>;
 
-export type Caller = {
-  websiteId: string;
-  userId: string;
-  scope: string;
-  /** An administrator or editor of the website. */
-  moderator: boolean;
-};
-
-const USER_SCOPES = new Set(['SCOPE_USER', 'SCOPE_USER_WITHIN_WEBSITE']);
-
-/**
- * Whether the caller may act on other users' records of the website: its
- * administrators and editors may delete them, and read and change them
- * outside the user scopes (their default scope is the website).
- */
-export function actsOnOthers(who: Caller, action: 'read' | 'change' | 'delete'): boolean {
-  if (!who.moderator || !who.userId) return false;
-  return action === 'delete' || !USER_SCOPES.has(who.scope);
-}
-
-const ACTIONS: Record<string, 'read' | 'change' | 'delete'> = { PUT: 'change', DELETE: 'delete' };
-export const actionOf = (method: string | undefined) => (method ? ACTIONS[method] : 'read');
+export type Caller = { websiteId: string; userId: string; scope: string };
 
 /** One record as read: its values, version and, when asked for, its attribute values in detail. */
 export type RecordRead = { values: Record<string, Value>; version: string; attributes: Record<string, AttributeDetails> };
@@ -86,12 +65,7 @@ export function toTree(submission: Submission__Output | null): Tree {
 /** Only users reach records here; websites and clients report on data instead. */
 export function caller(auth: AuthContext__Output | null): Caller {
   const isUser = auth?.entity === 'ENTITY_USER' && auth.userId !== '0';
-  return {
-    websiteId: auth?.websiteId ?? '0',
-    userId: isUser ? auth.userId : '',
-    scope: auth?.scope ?? 'SCOPE_UNSPECIFIED',
-    moderator: isUser && (auth.siteRole === 1 || auth.siteRole === 2),
-  };
+  return { websiteId: auth?.websiteId ?? '0', userId: isUser ? auth.userId : '', scope: auth?.scope ?? 'SCOPE_UNSPECIFIED' };
 }
 
 export const NOT_A_USER = 'Records are read and changed by the users who created them; websites and clients use reports.';
@@ -314,7 +288,7 @@ export function createSamples(db: Pool, reference: ReferenceData, claims: MediaC
   function checkOwner(row: { website_id: string; created_by_id: string; deleted: boolean } | undefined, who: Caller, action: string) {
     if (!row || row.deleted || row.website_id !== who.websiteId) throw notFound();
     if (!who.userId) throw badRequest(`Cannot ${action} without user authentication.`);
-    if (row.created_by_id !== who.userId && !actsOnOthers(who, actionOf(action))) throw forbidden('Resource belongs to a different user account.');
+    if (row.created_by_id !== who.userId) throw forbidden('Resource belongs to a different user account.');
   }
 
   return {
@@ -334,7 +308,7 @@ export function createSamples(db: Pool, reference: ReferenceData, claims: MediaC
       const row = await findSample(db, id);
       if (!row || row.deleted === 't' || row.owner_website_id !== who.websiteId) throw notFound();
       if (!who.userId) throw forbidden(NOT_A_USER);
-      if (row.created_by_id !== who.userId && !actsOnOthers(who, 'read')) throw forbidden('Resource belongs to a different user account.');
+      if (row.created_by_id !== who.userId) throw forbidden('Resource belongs to a different user account.');
       if (!verbose) return { values: rowValues(row), version: row.version, attributes: {} };
       return { values: fieldValues(row), version: row.version, attributes: attributeDetailsForResponse('sample', row.attribute_values ?? []) };
     },
@@ -349,7 +323,7 @@ export function createSamples(db: Pool, reference: ReferenceData, claims: MediaC
       const errors: Errors = {};
       const known = readFilters('sample', filters, SAMPLE_FILTERS, errors);
       if (Object.keys(errors).length) throw invalid(errors);
-      const rows = await listSamples(db, { userId: actsOnOthers(who, 'read') ? null : who.userId, websiteId: who.scope === 'SCOPE_USER' ? null : who.websiteId, filters: known, limit, offset });
+      const rows = await listSamples(db, { userId: who.userId, websiteId: who.scope === 'SCOPE_USER' ? null : who.websiteId, filters: known, limit, offset });
       return { samples: rows.slice(0, limit).map(rowValues), more: rows.length > limit };
     },
 

@@ -30,11 +30,10 @@ export const mediumFilters = (kind: MediaKind): Record<string, 'integer' | 'text
 export async function listMedia(
   db: Pool,
   kind: MediaKind,
-  options: { userId: string | null; websiteId: string | null; filters: Record<string, string>; limit: number; offset: number },
+  options: { userId: string; websiteId: string | null; filters: Record<string, string>; limit: number; offset: number },
 ): Promise<MediumRow[]> {
-  const values: unknown[] = [];
-  const where = ['NOT m.deleted'];
-  if (options.userId) where.push(`m.created_by_id = $${values.push(options.userId)}`);
+  const values: unknown[] = [options.userId];
+  const where = ['m.created_by_id = $1', 'NOT m.deleted'];
   if (options.websiteId) where.push(`m.website_id = $${values.push(options.websiteId)}`);
   for (const [field, value] of Object.entries(options.filters)) where.push(`m.${field} = $${values.push(value)}`);
   values.push(options.limit + 1, options.offset);

@@ -54,11 +54,10 @@ export const OCCURRENCE_FILTERS: Record<string, 'integer' | 'text'> = {
 
 export async function listOccurrences(
   db: Pool,
-  options: { userId: string | null; websiteId: string | null; filters: Record<string, string>; limit: number; offset: number },
+  options: { userId: string; websiteId: string | null; filters: Record<string, string>; limit: number; offset: number },
 ): Promise<OccurrenceRow[]> {
-  const values: unknown[] = [];
-  const where = ['NOT o.deleted'];
-  if (options.userId) where.push(`o.created_by_id = $${values.push(options.userId)}`);
+  const values: unknown[] = [options.userId];
+  const where = ['o.created_by_id = $1', 'NOT o.deleted'];
   if (options.websiteId) where.push(`o.website_id = $${values.push(options.websiteId)}`);
   for (const [field, value] of Object.entries(options.filters)) where.push(`o.${field} = $${values.push(value)}`);
   values.push(options.limit + 1, options.offset);

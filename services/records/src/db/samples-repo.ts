@@ -224,11 +224,10 @@ export const SAMPLE_FILTERS: Record<string, 'integer' | 'text' | 'date'> = {
 /** The user's samples, newest id last, one page (plus one row to tell whether more follow). */
 export async function listSamples(
   db: Pool,
-  options: { userId: string | null; websiteId: string | null; filters: Record<string, string>; limit: number; offset: number },
+  options: { userId: string; websiteId: string | null; filters: Record<string, string>; limit: number; offset: number },
 ): Promise<SampleRow[]> {
-  const values: unknown[] = [];
-  const where = ['NOT s.deleted'];
-  if (options.userId) where.push(`s.created_by_id = $${values.push(options.userId)}`);
+  const values: unknown[] = [options.userId];
+  const where = ['s.created_by_id = $1', 'NOT s.deleted'];
   if (options.websiteId) {
     values.push(options.websiteId);
     where.push(`s.website_id = $${values.length}`);
