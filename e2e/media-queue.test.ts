@@ -103,6 +103,19 @@ describe('media queue', () => {
     expect(existsSync(join(inject('dataDir'), 'media', 'queue', name))).toBe(false);
   });
 
+  it('when a saved claim finds its file held by another submission, then it is confirmed only once that one lets go', async () => {
+    const answer = await upload([['photo', jpeg(), 'contested.jpg']], demoToken);
+    const name = answer.body.photo.name;
+    await dbQuery("UPDATE media.files SET claim_id = gen_random_uuid(), reserved_until = now() + interval '1 hour' WHERE name = $1", [name]);
+    await dbQuery("INSERT INTO records.media_claims (path, claim_id, created_on) VALUES ($1, gen_random_uuid(), now() - interval '1 minute')", [name]);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(await dbQuery('SELECT confirmed FROM records.media_claims WHERE path = $1', [name])).toEqual([{ confirmed: false }]);
+    expect(await dbQuery('SELECT state FROM media.files WHERE name = $1', [name])).toEqual([{ state: 'queued' }]);
+    await dbQuery('UPDATE media.files SET claim_id = NULL, reserved_until = NULL WHERE name = $1', [name]);
+    await eventually(async () => expect(await dbQuery('SELECT confirmed FROM records.media_claims WHERE path = $1', [name])).toEqual([{ confirmed: true }]));
+    expect(await dbQuery('SELECT state FROM media.files WHERE name = $1', [name])).toEqual([{ state: 'claimed' }]);
+  });
+
   it('when the configuration sets media_queue limits, then they replace the defaults', async () => {
     const gateway = await startGateway(
       { authentication_methods: { jwtUser: { allow_http: true } }, media_queue: { max_upload_size: 10_000, allowed_file_types: ['png'] } },

@@ -47,8 +47,9 @@ describe('media of records', () => {
       deleted: 'f',
     });
     expect((await api('GET', `/sample_media/${sampleMedium.values.id}`, { token: demoToken })).body.values).toMatchObject({ path: samplePhoto, caption: 'The pond' });
-    expect(await queueState(occurrencePhoto)).toMatchObject({ state: 'claimed' });
-    expect(await dbQuery('SELECT confirmed FROM records.media_claims WHERE path = $1', [occurrencePhoto])).toEqual([{ confirmed: true }]);
+    // The files move into storage just after the answer.
+    await eventually(async () => expect(await queueState(occurrencePhoto)).toMatchObject({ state: 'claimed' }));
+    await eventually(async () => expect(await dbQuery('SELECT confirmed FROM records.media_claims WHERE path = $1', [occurrencePhoto])).toEqual([{ confirmed: true }]));
     // The stored file is still there for the website to read.
     const file = await fetch(`${services()}/media-queue/${samplePhoto}`, { headers: { Authorization: `Bearer ${demoToken}` } });
     expect(file.status).toBe(200);
@@ -98,7 +99,7 @@ describe('media of records', () => {
     const fixed = await api('POST', '/samples', { token: demoToken, body: sampleSubmission({}, { occurrences }) });
     expect(fixed.status, fixed.text).toBe(201);
     expect(fixed.body.occurrences.filter((o: { media?: unknown[] }) => o.media?.length)).toHaveLength(10);
-    for (const photo of photos) expect((await queueState(photo)).state).toBe('claimed');
+    for (const photo of photos) await eventually(async () => expect((await queueState(photo)).state).toBe('claimed'));
   });
 
   it('when an update that adds media fails after the files were reserved, then the files return to the queue', async () => {
@@ -111,7 +112,7 @@ describe('media of records', () => {
     const added = await api('PUT', `/samples/${sample.body.values.id}`, { token: demoToken, body: { values: {}, media: [{ values: { queued: photo } }] } });
     expect(added.status, added.text).toBe(200);
     expect(added.body.media[0].href).toMatch(/\/sample_media\/\d+$/);
-    expect((await queueState(photo)).state).toBe('claimed');
+    await eventually(async () => expect((await queueState(photo)).state).toBe('claimed'));
   });
 
   it('when a medium is read, changed or deleted, then only its creator may, whatever the role of another user, with ETags', async () => {

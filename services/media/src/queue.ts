@@ -90,7 +90,7 @@ export function createMediaQueue(db: Pool, storage: Storage, limits: QueueLimits
           if (reason) refused[name] = reason;
         }
         if (Object.keys(refused).length) return { files: [], refused };
-        await reserveFiles(client, unique, claimId, lifetimes.reserveSeconds);
+        await reserveFiles(client, unique, claimId, lifetimes);
         const files = unique.map((name) => {
           const row = rows.get(name)!;
           return { name, mediaType: row.media_type, contentType: row.content_type, size: row.size };
@@ -99,14 +99,24 @@ export function createMediaQueue(db: Pool, storage: Storage, limits: QueueLimits
       });
     },
 
-    /** The submission was saved: its files are claimed and moved into storage. */
+    /**
+     * The submission was saved: its files are claimed and moved into storage.
+     * Answers the names now claimed for it; a queued file that has lost its
+     * content is left out (and logged by the caller's retries).
+     */
     async confirm(claimId: string, names: string[]) {
       if (!UUID.test(claimId)) throw invalid({ claim_id: 'Must be a UUID.' });
       return withTransaction(db, async (client) => {
-        const claimable = (await lockClaimable(client, claimId, names.filter(isQueuedName))).map((row) => row.name);
-        for (const name of claimable) await storage.move(queueKey(name), storedKey(name));
-        if (claimable.length) await markClaimed(client, claimable, claimId);
-        return claimable.length;
+        const rows = await lockClaimable(client, claimId, names.filter(isQueuedName));
+        const moved: string[] = [];
+        for (const row of rows.filter((candidate) => candidate.state === 'queued')) {
+          if (!(await storage.exists(queueKey(row.name))) && !(await storage.exists(storedKey(row.name)))) continue;
+          await storage.move(queueKey(row.name), storedKey(row.name));
+          moved.push(row.name);
+        }
+        if (moved.length) await markClaimed(client, moved, claimId);
+        const claimed = [...rows.filter((row) => row.state === 'claimed').map((row) => row.name), ...moved];
+        return { files: moved.length, names: claimed };
       });
     },
 

@@ -49,9 +49,13 @@ export function createMediaClaims(db: Pool, media: MediaClient | undefined, logg
     return { id, names, mediaTypes: new Map(answer.files.map((file) => [file.name, file.mediaType])) };
   }
 
+  /** Tells media to claim the files; only those it reports claimed are marked confirmed here. */
   async function confirm(claimId: string, names: string[]): Promise<void> {
-    await media!.confirm(claimId, names);
-    await db.query('UPDATE records.media_claims SET confirmed = true WHERE claim_id = $1', [claimId]);
+    const answer = await media!.confirm(claimId, names);
+    if (answer.names.length) {
+      await db.query('UPDATE records.media_claims SET confirmed = true WHERE claim_id = $1 AND path = ANY($2::text[])', [claimId, answer.names]);
+    }
+    if (answer.names.length < names.length) logger.warn({ claim: claimId, unconfirmed: names.filter((name) => !answer.names.includes(name)) }, 'media files not claimed yet');
   }
 
   return {
@@ -78,7 +82,8 @@ export function createMediaClaims(db: Pool, media: MediaClient | undefined, logg
         }
         throw error;
       }
-      if (claim) await confirm(claim.id, claim.names).catch((error: unknown) => logger.warn({ err: error, claim: claim.id }, 'media claim left to confirm later'));
+      // The answer does not wait for the files to move into storage; `confirmPending` retries failures.
+      if (claim) confirm(claim.id, claim.names).catch((error: unknown) => logger.warn({ err: error, claim: claim.id }, 'media claim left to confirm later'));
       return result;
     },
 
@@ -88,10 +93,12 @@ export function createMediaClaims(db: Pool, media: MediaClient | undefined, logg
       const { rows } = await db.query<{ claim_id: string; paths: string[] }>(
         `SELECT claim_id, array_agg(path) AS paths FROM records.media_claims
           WHERE NOT confirmed AND created_on < now() - make_interval(secs => $1)
-          GROUP BY claim_id LIMIT 50`,
+          GROUP BY claim_id ORDER BY min(created_on) LIMIT 50`,
         [olderThanSeconds],
       );
-      for (const row of rows) await confirm(row.claim_id, row.paths);
+      for (const row of rows) {
+        await confirm(row.claim_id, row.paths).catch((error: unknown) => logger.warn({ err: error, claim: row.claim_id }, 'confirming a media claim failed'));
+      }
       return rows.length;
     },
   };

@@ -46,22 +46,29 @@ export async function lockFiles(client: PoolClient, names: string[]): Promise<Fi
   return rows;
 }
 
-export async function reserveFiles(client: PoolClient, names: string[], claimId: string, ttlSeconds: number): Promise<void> {
+/**
+ * Holds files for a claim. Their expiry moves to a full queue lifetime from
+ * now, so a file whose record is saved but not yet confirmed is not swept.
+ */
+export async function reserveFiles(client: PoolClient, names: string[], claimId: string, lifetimes: { reserveSeconds: number; queueSeconds: number }): Promise<void> {
   await client.query(
-    `UPDATE media.files SET claim_id = $2, reserved_until = now() + make_interval(secs => $3) WHERE name = ANY($1::text[])`,
-    [names, claimId, ttlSeconds],
+    `UPDATE media.files SET claim_id = $2, reserved_until = now() + make_interval(secs => $3),
+            expires_on = greatest(expires_on, now() + make_interval(secs => $4))
+      WHERE name = ANY($1::text[])`,
+    [names, claimId, lifetimes.reserveSeconds, lifetimes.queueSeconds],
   );
 }
 
 /**
- * Files a confirmation may claim: those of the claim, and those it names that
- * are still queued and free (its reservation ran out before the confirmation
- * came, and no one else took them).
+ * The named files a confirmation may claim: those the claim holds (queued, or
+ * claimed by it before), and those still queued and free (its reservation ran
+ * out before the confirmation came, and no one else took them).
  */
-export async function lockClaimable(client: PoolClient, claimId: string, names: string[]): Promise<{ name: string }[]> {
-  const { rows } = await client.query<{ name: string }>(
-    `SELECT name FROM media.files
-      WHERE state = 'queued' AND (claim_id = $1 OR (name = ANY($2::text[]) AND (reserved_until IS NULL OR reserved_until < now())))
+export async function lockClaimable(client: PoolClient, claimId: string, names: string[]): Promise<{ name: string; state: 'queued' | 'claimed' }[]> {
+  const { rows } = await client.query<{ name: string; state: 'queued' | 'claimed' }>(
+    `SELECT name, state FROM media.files
+      WHERE name = ANY($2::text[])
+        AND (claim_id = $1 OR (state = 'queued' AND (reserved_until IS NULL OR reserved_until < now())))
       ORDER BY name FOR UPDATE`,
     [claimId, names],
   );

@@ -62,23 +62,33 @@ export function mediaHandlers(queue: MediaQueue, logger: Logger): MediaServiceHa
     Reserve: unary<ReserveRequest__Output, ReserveResponse>(SERVICE, 'Reserve', logger, (request) =>
       queue.reserve(request.auth, request.claimId, request.names),
     ),
-    Confirm: unary<ClaimRequest__Output, ClaimResponse>(SERVICE, 'Confirm', logger, async (request) => ({
-      files: await queue.confirm(request.claimId, request.names),
-    })),
+    Confirm: unary<ClaimRequest__Output, ClaimResponse>(SERVICE, 'Confirm', logger, (request) => queue.confirm(request.claimId, request.names)),
     Release: unary<ClaimRequest__Output, ClaimResponse>(SERVICE, 'Release', logger, async (request) => ({ files: await queue.release(request.claimId) })),
 
     Download: (call: grpc.ServerWritableStream<DownloadRequest__Output, DownloadChunk>) => {
+      // A client that goes away cancels the call: waiting for 'drain' then would wait for ever,
+      // so the wait also ends on cancellation, and the file is always closed.
+      const writable = () => new Promise((resolve) => {
+        const done = () => {
+          call.off('drain', done);
+          call.off('cancelled', done);
+          resolve(undefined);
+        };
+        call.once('drain', done);
+        call.once('cancelled', done);
+      });
       const download = async () => {
         const file = await queue.download(call.request.auth, call.request.name);
-        call.write({ head: { contentType: file.contentType, size: file.size } });
-        for await (const chunk of file.content) {
-          if (call.cancelled) {
-            file.content.destroy();
-            return;
+        try {
+          call.write({ head: { contentType: file.contentType, size: file.size } });
+          for await (const chunk of file.content) {
+            if (call.cancelled) return;
+            if (!call.write({ data: chunk as Buffer })) await writable();
           }
-          if (!call.write({ data: chunk as Buffer })) await new Promise((resolve) => call.once('drain', resolve));
+          if (!call.cancelled) call.end();
+        } finally {
+          file.content.destroy();
         }
-        call.end();
       };
       download().catch((error: unknown) => call.emit('error', fail(logger, 'Download', error)));
     },

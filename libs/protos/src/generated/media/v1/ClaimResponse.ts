@@ -3,8 +3,10 @@
 
 export interface ClaimResponse {
   'files'?: (number);
+  'names'?: (string)[];
 }
 
 export interface ClaimResponse__Output {
   'files': (number);
+  'names': (string)[];
 }
