@@ -115,6 +115,24 @@ describe('media of records', () => {
     await eventually(async () => expect((await queueState(photo)).state).toBe('claimed'));
   });
 
+  it('when an occurrence or a location is updated with new media, then they are added and answered with hrefs', async () => {
+    const sample = await api('POST', '/samples', { token: demoToken, body: sampleSubmission({}, { occurrences: [occurrence()] }) });
+    const occurrenceId = sample.body.occurrences[0].values.id;
+    const onOccurrence = await api('PUT', `/occurrences/${occurrenceId}`, { token: demoToken, body: { values: { comment: 'with photo' }, media: [{ values: { queued: await queuedPhoto(demoToken) } }] } });
+    expect(onOccurrence.status, onOccurrence.text).toBe(200);
+    const medium = onOccurrence.body.media[0];
+    expect(medium.href).toBe(`${services()}/occurrence_media/${medium.values.id}`);
+    expect((await api('GET', `/occurrence_media/${medium.values.id}`, { token: demoToken })).body.values.occurrence_id).toBe(occurrenceId);
+
+    const location = (await api('POST', '/locations', { token: demoToken, body: { values: { name: 'Hedge', centroid_sref: 'SU1234', centroid_sref_system: 'OSGB' } } })).body.values.id;
+    const onLocation = await api('PUT', `/locations/${location}`, { token: demoToken, body: { values: {}, media: [{ values: { queued: await queuedPhoto(demoToken) } }] } });
+    expect(onLocation.status, onLocation.text).toBe(200);
+    expect(onLocation.body.media[0].href).toMatch(/\/location_media\/\d+$/);
+    const missing = await api('PUT', `/locations/${location}`, { token: demoToken, body: { values: {}, media: [{ values: { queued: '26/01/01/000000000000000000000000.jpg' } }] } });
+    expect(missing.status).toBe(400);
+    expect(Object.keys(missing.body.message)).toEqual(['location_medium:queued']);
+  });
+
   it('when a medium is read, changed or deleted, then only its creator may, whatever the role of another user, with ETags', async () => {
     const photo = await queuedPhoto(demoToken);
     const sample = await api('POST', '/samples', { token: demoToken, body: sampleSubmission({}, { occurrences: [occurrence()] }) });

@@ -22,6 +22,7 @@ import {
   isUniqueViolation,
   requestHash,
   saveAttributeChanges,
+  addMedia,
   savedMedia,
   stamp,
   toTree,
@@ -138,7 +139,10 @@ export function createLocations(db: Pool, reference: ReferenceData, claims: Medi
       const givenId = text(tree.values, 'id');
       if (givenId !== undefined && givenId !== id) throw invalid({ 'location:id': 'Provided id does not match URI' });
       const attributes = await reference.locationAttributes(who.websiteId);
-      return withTransaction(db, async (client) => {
+      const mediaErrors: Errors = {};
+      const media = tree.media.map((medium) => planMedium('location', medium.values, true, mediaErrors));
+      if (Object.keys(mediaErrors).length) throw invalid(mediaErrors);
+      return claims.withClaim(auth, media, ({ claimId, columnsOf }) => withTransaction(db, async (client) => {
         const stored = await findLocation(client, id, true);
         checkOwner(stored, who, 'PUT');
         checkVersion(stored!.version, ifMatch);
@@ -150,8 +154,9 @@ export function createLocations(db: Pool, reference: ReferenceData, claims: Medi
         const row = await updateRow(client, 'records.locations', id, { ...changes.columns, updated_by_id: who.userId });
         await saveAttributeChanges(client, 'location', id, changes);
         await writeOutbox(client, [{ entity: 'location', entityId: id, operation: 'update', websiteId: who.websiteId, surveyId: null, userId: who.userId }]);
-        return { entity: 'location', values: stamp(row.id, row.created_on, row.updated_on), version: row.version };
-      });
+        const added = await addMedia(client, 'location', id, null, media.map(columnsOf), claimId, who);
+        return { entity: 'location', values: stamp(row.id, row.created_on, row.updated_on), version: row.version, media: added };
+      }));
     },
 
     async remove(auth: AuthContext__Output | null, id: string, ifMatch: string[] = []): Promise<void> {

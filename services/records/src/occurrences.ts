@@ -31,6 +31,7 @@ import {
   isUniqueViolation,
   requestHash,
   saveAttributeChanges,
+  addMedia,
   savedOccurrence,
   stamp,
   toTree,
@@ -189,7 +190,10 @@ export function createOccurrences(db: Pool, reference: ReferenceData, claims: Me
       const tree = toTree(submission);
       const givenId = text(tree.values, 'id');
       if (givenId !== undefined && givenId !== id) throw invalid({ 'occurrence:id': 'Provided id does not match URI' });
-      return withTransaction(db, async (client) => {
+      const mediaErrors: Errors = {};
+      const media = tree.media.map((medium) => planMedium('occurrence', medium.values, true, mediaErrors));
+      if (Object.keys(mediaErrors).length) throw invalid(mediaErrors);
+      return claims.withClaim(auth, media, ({ claimId, columnsOf }) => withTransaction(db, async (client) => {
         const locked = await lockOccurrence(client, id);
         checkOwner(locked, who, 'PUT');
         checkVersion(locked!.version, ifMatch);
@@ -205,8 +209,9 @@ export function createOccurrences(db: Pool, reference: ReferenceData, claims: Me
         const row = await updateRow(client, 'records.occurrences', id, { ...changes.columns, updated_by_id: who.userId });
         await saveAttributeChanges(client, 'occurrence', id, changes);
         await writeOutbox(client, [{ entity: 'occurrence', entityId: id, operation: 'update', websiteId: who.websiteId, surveyId: locked!.survey_id, userId: who.userId }]);
-        return { entity: 'occurrence', values: stamp(row.id, row.created_on, row.updated_on), version: row.version };
-      });
+        const added = await addMedia(client, 'occurrence', id, locked!.survey_id, media.map(columnsOf), claimId, who);
+        return { entity: 'occurrence', values: stamp(row.id, row.created_on, row.updated_on), version: row.version, media: added };
+      }));
     },
 
     async remove(auth: AuthContext__Output | null, id: string, ifMatch: string[] = []): Promise<void> {

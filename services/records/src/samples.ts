@@ -152,6 +152,25 @@ const toNewOccurrence = ({ changes, media }: OccurrencePlan, columnsOf: ColumnsO
 export const savedMedia = (kind: MediaKind, ids: string[] | undefined, when: string): SavedRecord[] =>
   (ids ?? []).map((id) => ({ entity: MEDIA[kind].entity, values: stamp(id, when) }));
 
+/** New media of an existing record, inside the caller's transaction, as children of the answer. */
+export async function addMedia(
+  client: PoolClient,
+  kind: MediaKind,
+  parentId: string,
+  surveyId: string | null,
+  columns: Record<string, unknown>[],
+  claimId: string | undefined,
+  who: Caller,
+): Promise<SavedRecord[]> {
+  if (!columns.length) return [];
+  const result = await insertNewRecords(
+    { transaction: client },
+    { samples: [], occurrences: [], parent: null, media: columns.map((medium) => ({ kind, parentId, surveyId, columns: medium })), claimId },
+    { websiteId: who.websiteId, userId: who.userId, createdById: who.userId },
+  );
+  return savedMedia(kind, result.media, result.stamp);
+}
+
 export const savedOccurrence = (id: string, media: Record<string, string[]> | undefined, when: string): SavedRecord => ({
   entity: 'occurrence',
   values: stamp(id, when),
