@@ -37,8 +37,11 @@ describe('POST samples/list and occurrences/list', () => {
     expect(answer.status).toBe(400);
     expect(answer.body.message).toEqual({ '1/sample:date_type': 'The date could not be recognised.' });
     expect(await count('records.samples')).toBe(before);
-    const twice = await api('POST', '/samples/list', { token: demoToken, body: [sampleSubmission({ external_key: 'twin' }), sampleSubmission({ external_key: 'twin' })] });
-    expect(twice.body.message).toEqual({ '1/sample:external_key': 'The external key twin is given to more than one sample.' });
+    const twice = await api('POST', '/samples/list', {
+      token: demoToken,
+      body: [sampleSubmission(), sampleSubmission({ external_key: 'twin' }), sampleSubmission({ external_key: 'twin' })],
+    });
+    expect(twice.body.message).toEqual({ '2/sample:external_key': 'The external key twin is given to more than one sample.' });
   });
 
   it('when a list is retried with its Idempotency-Key, then the first answer comes back', async () => {
@@ -79,5 +82,15 @@ describe('POST samples/list and occurrences/list', () => {
     expect(refused.status).toBe(400);
     expect(refused.body.message).toEqual({ '1/occurrence:sample_id': 'Attempt to create occurrence in invalid sample.' });
     expect(await count('records.occurrences')).toBe(before);
+
+    const other2 = (await api('POST', '/samples', { token: demoToken, body: sampleSubmission() })).body.values.id;
+    const headers = { 'Idempotency-Key': `occurrences-${Date.now()}` };
+    const body = [{ values: { sample_id: sample, taxa_taxon_list_id: DEMO.taxonIds[2] } }, { values: { sample_id: other2, taxa_taxon_list_id: DEMO.taxonIds[3] } }];
+    const first = await api('POST', '/occurrences/list', { token: demoToken, body, headers });
+    expect(first.status, first.text).toBe(201);
+    const again = await api('POST', '/occurrences/list', { token: demoToken, body, headers });
+    expect(again.body).toEqual(first.body);
+    expect(await count('records.occurrences')).toBe(before + 2);
+    expect((await api('GET', `/occurrences/${first.body[1].values.id}`, { token: demoToken })).body.values.sample_id).toBe(other2);
   });
 });

@@ -55,11 +55,10 @@ function rowValues(row: OccurrenceRow): Record<string, Value> {
   return Object.assign(fieldValues(row), attributeValuesForResponse('occurrence', row.attribute_values ?? []));
 }
 
-function replay(earlier: IdempotentSubmission, hash: string): SavedRecord {
-  if (earlier.requestHash !== hash) throw conflict('The Idempotency-Key was already used for a different submission.');
+function replayAll(earlier: IdempotentSubmission, hash: string): SavedRecord[] {
   const saved = earlier.saved as { tree: { occurrences?: string[]; samples?: unknown[]; occurrenceMedia?: Record<string, string[]> }; stamp: string; version: string };
-  if (!saved.tree.occurrences?.length || saved.tree.samples?.length) throw conflict('The Idempotency-Key was already used for a different submission.');
-  return { ...savedOccurrence(saved.tree.occurrences[0], saved.tree.occurrenceMedia, saved.stamp), version: saved.version, replayed: true };
+  if (earlier.requestHash !== hash || !saved.tree.occurrences?.length || saved.tree.samples?.length) throw conflict('The Idempotency-Key was already used for a different submission.');
+  return saved.tree.occurrences.map((id) => ({ ...savedOccurrence(id, saved.tree.occurrenceMedia, saved.stamp), version: saved.version, replayed: true }));
 }
 
 /** Occurrences on their own: created in one of the caller's samples, read and changed by their creator. */
@@ -98,7 +97,7 @@ export function createOccurrences(db: Pool, reference: ReferenceData, claims: Me
       const key = idempotencyKey ? { key: idempotencyKey, requestHash: hash } : undefined;
       if (key) {
         const earlier = await findIdempotentSubmission(db, who.websiteId, who.userId, key.key);
-        if (earlier) return replay(earlier, hash);
+        if (earlier) return replayAll(earlier, hash)[0];
       }
       const errors: Errors = {};
       const { sample, changes, media } = await planStandalone(who, toTree(submission), errors);
@@ -121,17 +120,26 @@ export function createOccurrences(db: Pool, reference: ReferenceData, claims: Me
       } catch (error) {
         if (key && isUniqueViolation(error, 'idempotency_keys_pkey')) {
           const earlier = await findIdempotentSubmission(db, who.websiteId, who.userId, key.key);
-          if (earlier) return replay(earlier, hash);
+          if (earlier) return replayAll(earlier, hash)[0];
         }
         throw error;
       }
     },
 
-    /** Several occurrences at once (POST occurrences/list): every one is saved, or none; errors are keyed `<index>/<entity>:<field>`. */
-    async createMany(auth: AuthContext__Output | null, submissions: Submission__Output[]): Promise<SavedRecord[]> {
+    /**
+     * Several occurrences at once (POST occurrences/list), each in one of the caller's samples:
+     * every one is saved, or none, in one statement; errors are keyed `<index>/<entity>:<field>`.
+     */
+    async createMany(auth: AuthContext__Output | null, submissions: Submission__Output[], idempotencyKey = ''): Promise<SavedRecord[]> {
       const who = caller(auth);
       if (!who.userId) throw badRequest('Cannot POST without user authentication.');
       if (!submissions.length) throw invalid({ 'occurrence:values': 'The list holds no occurrences.' });
+      const hash = requestHash(submissions);
+      const key = idempotencyKey ? { key: idempotencyKey, requestHash: hash } : undefined;
+      if (key) {
+        const earlier = await findIdempotentSubmission(db, who.websiteId, who.userId, key.key);
+        if (earlier) return replayAll(earlier, hash);
+      }
       const errors: Errors = {};
       const plans: Awaited<ReturnType<typeof planStandalone>>[] = [];
       for (const [index, submission] of submissions.entries()) {
@@ -142,29 +150,36 @@ export function createOccurrences(db: Pool, reference: ReferenceData, claims: Me
           if (!(error instanceof DomainError)) throw error;
           for (const violation of error.violations) found[violation.field] = violation.description;
         }
-        for (const [key, message] of Object.entries(found)) errors[`${index}/${key}`] = message;
+        for (const [field, message] of Object.entries(found)) errors[`${index}/${field}`] = message;
       }
       if (Object.keys(errors).length) throw invalid(errors);
-      const writer = { websiteId: who.websiteId, userId: who.userId, createdById: who.userId };
-      return claims.withClaim(auth, plans.flatMap((plan) => plan.media), ({ claimId, columnsOf }) =>
-        withTransaction(db, async (client) => {
-          const saved: SavedRecord[] = [];
-          for (const { sample, changes, media } of plans) {
-            const result = await insertNewRecords(
-              { transaction: client },
-              {
-                samples: [],
-                occurrences: [{ columns: changes.columns, attributes: changes.attributes, media: media.map((medium) => ({ columns: columnsOf(medium) })) }],
-                parent: { sampleId: sample.id, surveyId: sample.survey_id },
-                claimId,
-              },
-              writer,
-            );
-            saved.push({ ...savedOccurrence(result.occurrences[0], result.occurrenceMedia, result.stamp), version: result.version });
-          }
-          return saved;
-        }),
-      );
+      try {
+        return await claims.withClaim(auth, plans.flatMap((plan) => plan.media), async ({ claimId, columnsOf }) => {
+          const result = await insertNewRecords(
+            { pool: db },
+            {
+              samples: [],
+              occurrences: plans.map(({ sample, changes, media }) => ({
+                columns: changes.columns,
+                attributes: changes.attributes,
+                media: media.map((medium) => ({ columns: columnsOf(medium) })),
+                sample: { sampleId: sample.id, surveyId: sample.survey_id },
+              })),
+              parent: null,
+              claimId,
+            },
+            { websiteId: who.websiteId, userId: who.userId, createdById: who.userId },
+            key,
+          );
+          return result.occurrences.map((id) => ({ ...savedOccurrence(id, result.occurrenceMedia, result.stamp), version: result.version }));
+        });
+      } catch (error) {
+        if (key && isUniqueViolation(error, 'idempotency_keys_pkey')) {
+          const earlier = await findIdempotentSubmission(db, who.websiteId, who.userId, key.key);
+          if (earlier) return replayAll(earlier, hash);
+        }
+        throw error;
+      }
     },
 
     async get(auth: AuthContext__Output | null, id: string, verbose = false): Promise<RecordRead> {

@@ -277,9 +277,12 @@ export function createSamples(db: Pool, reference: ReferenceData, claims: MediaC
       keyed(index, found);
       return plan;
     });
-    const externalKeys = plans.map((plan) => plan.changes.columns.external_key).filter((key): key is string => typeof key === 'string' && key !== '');
-    externalKeys.forEach((key, index) => {
-      if (externalKeys.indexOf(key) !== index) keyed(index, { 'sample:external_key': `The external key ${key} is given to more than one sample.` });
+    const givenKeys = plans.map((plan) => plan.changes.columns.external_key);
+    const externalKeys = givenKeys.filter((key): key is string => typeof key === 'string' && key !== '');
+    givenKeys.forEach((key, index) => {
+      if (typeof key === 'string' && key !== '' && givenKeys.indexOf(key) !== index) {
+        keyed(index, { 'sample:external_key': `The external key ${key} is given to more than one sample.` });
+      }
     });
     if (Object.keys(errors).length) throw invalid(errors);
     for (const key of externalKeys) await duplicateExternalKey(db, who.websiteId, key);

@@ -81,7 +81,8 @@ export function createRecordsClient(address: string, deadlineMs: number) {
     removeSurveyAttribute: (auth: AuthContext, surveyId: string, attributeId: string) => call<object>('RemoveSurveyAttribute', { auth, surveyId, attributeId }),
     createSamples: (auth: AuthContext, submissions: Submission[], idempotencyKey = '') =>
       call<CreateSamplesResponse__Output>('CreateSamples', { auth, submissions, idempotencyKey }),
-    createOccurrences: (auth: AuthContext, submissions: Submission[]) => call<CreateOccurrencesResponse__Output>('CreateOccurrences', { auth, submissions }),
+    createOccurrences: (auth: AuthContext, submissions: Submission[], idempotencyKey = '') =>
+      call<CreateOccurrencesResponse__Output>('CreateOccurrences', { auth, submissions, idempotencyKey }),
     close: () => client.close(),
   };
 }

@@ -17,7 +17,7 @@ export function occurrenceRoutes(records: RecordsClient): Route[] {
       get: (auth, id, verbose) => records.getOccurrence(auth, id, verbose),
       update: (auth, id, submission, ifMatch) => records.updateOccurrence(auth, id, submission, ifMatch),
       remove: (auth, id, ifMatch) => records.deleteOccurrence(auth, id, ifMatch),
-      createMany: (auth, submissions) => records.createOccurrences(auth, submissions),
+      createMany: (auth, submissions, key) => records.createOccurrences(auth, submissions, key),
     },
     verbose: true,
     listSummary: "List the authenticated user's occurrences, oldest first; any occurrence field given as a parameter filters by equality.",

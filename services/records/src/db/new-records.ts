@@ -7,7 +7,8 @@ import { iso } from './sql.ts';
 
 /** A medium's columns, including the claimed file's path and media type. */
 export type NewMedium = { columns: Column };
-export type NewOccurrence = { columns: Column; attributes: AttributeValue[]; media?: NewMedium[] };
+/** A new occurrence; `sample` places it in an existing sample other than the write's parent. */
+export type NewOccurrence = { columns: Column; attributes: AttributeValue[]; media?: NewMedium[]; sample?: { sampleId: string; surveyId: string } };
 export type NewSample = { columns: Column; attributes: AttributeValue[]; occurrences: NewOccurrence[]; samples: NewSample[]; media?: NewMedium[] };
 export type NewLocation = { columns: Column; attributes: AttributeValue[]; media: NewMedium[] };
 /** A medium added on its own to an existing record. */
@@ -174,8 +175,10 @@ export async function insertNewRecords(
   };
 
   const occurrenceMedia: Record<string, string[]> = {};
-  const addOccurrences = (occurrences: NewOccurrence[], sampleId: string, surveyId: string): string[] =>
+  const addOccurrences = (occurrences: NewOccurrence[], parentSampleId?: string, parentSurveyId?: string): string[] =>
     occurrences.map((occurrence) => {
+      const sampleId = occurrence.sample?.sampleId ?? parentSampleId!;
+      const surveyId = occurrence.sample?.surveyId ?? parentSurveyId!;
       const id = occurrenceIds.next().value as string;
       builder.insert('records.occurrences', { ...occurrence.columns, ...owner, id, sample_id: sampleId });
       builder.attribute('occurrence', id, occurrence.attributes);
@@ -211,7 +214,7 @@ export async function insertNewRecords(
     return id;
   };
 
-  const occurrences = input.parent ? addOccurrences(input.occurrences, input.parent.sampleId, input.parent.surveyId) : [];
+  const occurrences = addOccurrences(input.occurrences, input.parent?.sampleId, input.parent?.surveyId);
   const samples = input.samples.map((sample) => addSample(sample, input.parent?.sampleId ?? null));
   const locations = (input.locations ?? []).map(addLocation);
   const media = (input.media ?? []).map((medium) => addMedium(medium.kind, medium.parentId, medium.surveyId, medium));

@@ -33,7 +33,7 @@ export function occurrenceHandlers(occurrences: Occurrences, logger: Logger): Oc
       saved: await occurrences.create(request.auth, request.submission, request.idempotencyKey),
     })),
     CreateOccurrences: unary<CreateOccurrencesRequest__Output, CreateOccurrencesResponse>(SERVICE, 'CreateOccurrences', logger, async (request) => ({
-      saved: await occurrences.createMany(request.auth, request.submissions),
+      saved: await occurrences.createMany(request.auth, request.submissions, request.idempotencyKey),
     })),
     GetOccurrence: unary<GetOccurrenceRequest__Output, GetOccurrenceResponse>(SERVICE, 'GetOccurrence', logger, async (request) => {
       const occurrence = await occurrences.get(request.auth, recordId(request.id), request.verbose);

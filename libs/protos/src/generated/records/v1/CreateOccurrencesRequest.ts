@@ -6,9 +6,11 @@ import type { Submission as _records_v1_Submission, Submission__Output as _recor
 export interface CreateOccurrencesRequest {
   'auth'?: (_common_v1_AuthContext | null);
   'submissions'?: (_records_v1_Submission)[];
+  'idempotencyKey'?: (string);
 }
 
 export interface CreateOccurrencesRequest__Output {
   'auth': (_common_v1_AuthContext__Output | null);
   'submissions': (_records_v1_Submission__Output)[];
+  'idempotencyKey': (string);
 }
