@@ -6,11 +6,10 @@ import type { AuthContext__Output } from '@rex/protos';
 import type { MediaClient } from './clients/media.ts';
 import type { Errors } from './domain/fields.ts';
 import { MEDIA, queuedNames, type MediumPlan } from './domain/media.ts';
+import { isUniqueViolation } from './db/sql.ts';
 
 export type Claim = { id: string; names: string[]; mediaTypes: Map<string, string> };
 
-const isUniqueViolation = (error: unknown, constraint: string) =>
-  (error as { code?: string }).code === '23505' && (error as { constraint?: string }).constraint === constraint;
 
 /**
  * Claims queued files for the media of a submission, across the two

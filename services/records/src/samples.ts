@@ -24,7 +24,7 @@ import {
   writeOutbox,
   type StoredAttributeValue,
 } from './db/samples-repo.ts';
-import { updateRow } from './db/sql.ts';
+import { isUniqueViolation, updateRow } from './db/sql.ts';
 import { insertNewRecords, type NewOccurrence, type NewSample, type SavedSample, type Writer } from './db/new-records.ts';
 import { deleteMediaOf } from './db/media-repo.ts';
 import { MEDIA, planMedium, type MediaKind, type MediumPlan } from './domain/media.ts';
@@ -233,8 +233,7 @@ async function duplicateExternalKey(db: Pool | PoolClient, websiteId: string, ex
   if (holder) throw conflict('Duplicate external_key would be created', { duplicate_of_id: holder, duplicate_of_path: `samples/${holder}` });
 }
 
-export const isUniqueViolation = (error: unknown, constraint: string) =>
-  (error as { code?: string; constraint?: string }).code === '23505' && (error as { constraint?: string }).constraint === constraint;
+export { isUniqueViolation };
 
 export function createSamples(db: Pool, reference: ReferenceData, claims: MediaClaims) {
   const writer = (who: Caller): Writer => ({ websiteId: who.websiteId, userId: who.userId || null, createdById: who.userId || ANONYMOUS_USER_ID });

@@ -20,3 +20,7 @@ export async function updateRow(
   );
   return rows[0];
 }
+
+/** A unique constraint's violation, by the constraint's name. */
+export const isUniqueViolation = (error: unknown, constraint: string): boolean =>
+  (error as { code?: string }).code === '23505' && (error as { constraint?: string }).constraint === constraint;
