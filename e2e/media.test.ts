@@ -199,4 +199,29 @@ describe('media of records', () => {
     expect(retry.headers.get('idempotent-replayed')).toBe('true');
     expect(retry.body).toEqual(first.body);
   });
+
+  it.each(['sample', 'occurrence', 'location'])('when %s media are created, listed, read, changed and deleted on their own, then each method works', async (kind) => {
+    const sample = await api('POST', '/samples', { token: demoToken, body: sampleSubmission({}, { occurrences: [occurrence()] }) });
+    const location = await api('POST', '/locations', { token: demoToken, body: { values: { name: 'Field', centroid_sref: 'SU1234', centroid_sref_system: 'OSGB' } } });
+    const parentId = { sample: sample.body.values.id, occurrence: sample.body.occurrences[0].values.id, location: location.body.values.id }[kind as 'sample' | 'occurrence' | 'location'];
+    const resource = `/${kind}_media`;
+
+    const created = await api('POST', resource, { token: demoToken, body: { values: { [`${kind}_id`]: parentId, queued: await queuedPhoto(demoToken), caption: 'one' } } });
+    expect(created.status, created.text).toBe(201);
+    const id = created.body.values.id;
+    expect(created.headers.get('location')).toBe(`${services()}${resource}/${id}`);
+    const listed = await api('GET', `${resource}?${kind}_id=${parentId}`, { token: demoToken });
+    expect(listed.body.map((row: { values: { id: string } }) => row.values.id)).toEqual([id]);
+    const read = await api('GET', `${resource}/${id}`, { token: demoToken });
+    expect(read.body.values).toMatchObject({ id, [`${kind}_id`]: parentId, caption: 'one', media_type: 'Image:Local' });
+    expect((await api('GET', `${resource}/${id}`, { token: demoToken, headers: { 'If-None-Match': read.headers.get('etag')! } })).status).toBe(304);
+    expect((await api('PUT', `${resource}/${id}`, { token: demoToken, body: { values: { caption: 'two' } } })).status).toBe(200);
+    expect((await api('GET', `${resource}/${id}`, { token: demoToken })).body.values.caption).toBe('two');
+    expect((await api('GET', `${resource}/${id}`, { token: otherToken })).status).toBe(403);
+    expect((await api('DELETE', `${resource}/${id}`, { token: demoToken })).status).toBe(204);
+    expect((await api('GET', `${resource}/${id}`, { token: demoToken })).status).toBe(404);
+    expect((await api('DELETE', `${resource}/${id}`, { token: demoToken })).status).toBe(404);
+    const options = await fetch(`${services()}${resource}/${id}`, { method: 'OPTIONS' });
+    expect(options.headers.get('allow')).toBe('GET, PUT, DELETE, OPTIONS');
+  });
 });
