@@ -17,6 +17,7 @@ import {
   attributeDetailsForResponse,
   attributeValuesForResponse,
   caller,
+  checkOwner,
   checkStoredValues,
   checkVersion,
   isUniqueViolation,
@@ -70,12 +71,6 @@ export function createLocations(db: Pool, reference: ReferenceData, claims: Medi
     const parent = String(parentId) === ownId ? undefined : await findLocation(db, String(parentId));
     const readable = parent && parent.deleted !== 't' && (parent.public === 't' || parent.website_id === who.websiteId);
     if (!readable) errors['location:parent_id'] = `The parent location ${parentId} is not known.`;
-  }
-
-  function checkOwner(row: LocationRow | undefined, who: Caller, action: string) {
-    if (!row || row.deleted === 't' || row.website_id !== who.websiteId) throw notFound();
-    if (!who.userId) throw badRequest(`Cannot ${action} without user authentication.`);
-    if (row.created_by_id !== who.userId) throw forbidden('Resource belongs to a different user account.');
   }
 
   return {

@@ -9,7 +9,7 @@ import { insertNewRecords } from './db/new-records.ts';
 import { findIdempotentSubmission, writeOutbox, type IdempotentSubmission } from './db/samples-repo.ts';
 import { updateRow } from './db/sql.ts';
 import type { MediaClaims } from './media-claims.ts';
-import { NOT_A_USER, caller, checkVersion, isUniqueViolation, requestHash, stamp, toTree, type Caller } from './samples.ts';
+import { NOT_A_USER, caller, checkOwner, checkVersion, isUniqueViolation, requestHash, stamp, toTree, type Caller } from './samples.ts';
 
 const OMITTED = new Set(['version']);
 
@@ -27,13 +27,6 @@ export function createMedia(db: Pool, claims: MediaClaims, kind: MediaKind) {
     const saved = earlier.saved as { tree: { media?: string[] }; stamp: string; version: string };
     if (earlier.requestHash !== hash || !saved.tree.media?.length) throw conflict('The Idempotency-Key was already used for a different submission.');
     return { entity, values: stamp(saved.tree.media[0], saved.stamp), version: saved.version, replayed: true };
-  }
-
-  /** 404 when not there for this website, 400 for non-users' writes, 403 when someone else's. */
-  function checkOwner(row: MediumRow | undefined, who: Caller, action?: string) {
-    if (!row || row.deleted === 't' || row.website_id !== who.websiteId) throw notFound();
-    if (!who.userId) throw action ? badRequest(`Cannot ${action} without user authentication.`) : forbidden(NOT_A_USER);
-    if (row.created_by_id !== who.userId) throw forbidden('Resource belongs to a different user account.');
   }
 
   async function surveyOf(row: MediumRow): Promise<string | null> {

@@ -26,6 +26,7 @@ import {
   attributeDetailsForResponse,
   attributeValuesForResponse,
   caller,
+  checkOwner,
   checkStoredValues,
   checkVersion,
   isUniqueViolation,
@@ -63,13 +64,6 @@ function replayAll(earlier: IdempotentSubmission, hash: string): SavedRecord[] {
 
 /** Occurrences on their own: created in one of the caller's samples, read and changed by their creator. */
 export function createOccurrences(db: Pool, reference: ReferenceData, claims: MediaClaims) {
-  /** 404 when not there for this website, 400 for non-users' writes, 403 when someone else's. */
-  function checkOwner(row: { website_id: string; created_by_id: string; deleted: boolean | string } | undefined, who: Caller, action?: string) {
-    if (!row || row.deleted === true || row.deleted === 't' || row.website_id !== who.websiteId) throw notFound();
-    if (!who.userId) throw action ? badRequest(`Cannot ${action} without user authentication.`) : forbidden(NOT_A_USER);
-    if (row.created_by_id !== who.userId) throw forbidden('Resource belongs to a different user account.');
-  }
-
   async function attributesOf(websiteId: string, surveyId: string) {
     const surveys = await reference.surveys(websiteId, [surveyId]);
     return surveys.get(surveyId)?.attributes.occurrence ?? new Map();

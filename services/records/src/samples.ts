@@ -70,6 +70,21 @@ export function caller(auth: AuthContext__Output | null): Caller {
 
 export const NOT_A_USER = 'Records are read and changed by the users who created them; websites and clients use reports.';
 
+/**
+ * The caller may read (no action) or change (PUT, DELETE) a stored record: 404 when it is not
+ * there for this website, then 400 for writes (403 for reads) without a user, 403 when someone
+ * else's, whatever the caller's role.
+ */
+export function checkOwner(
+  row: { website_id: string; created_by_id: string; deleted: boolean | string } | undefined,
+  who: Caller,
+  action?: 'PUT' | 'DELETE',
+): void {
+  if (!row || row.deleted === true || row.deleted === 't' || row.website_id !== who.websiteId) throw notFound();
+  if (!who.userId) throw action ? badRequest(`Cannot ${action} without user authentication.`) : forbidden(NOT_A_USER);
+  if (row.created_by_id !== who.userId) throw forbidden('Resource belongs to a different user account.');
+}
+
 /** The sample's fields, without its custom attribute values. */
 function fieldValues(row: SampleRow): Record<string, Value> {
   const values: Record<string, Value> = {};
@@ -305,13 +320,6 @@ export function createSamples(db: Pool, reference: ReferenceData, claims: MediaC
     }
   }
 
-  /** Checks ownership of a stored sample: 404 when it is not there for this website, 403 when someone else's. */
-  function checkOwner(row: { website_id: string; created_by_id: string; deleted: boolean } | undefined, who: Caller, action: string) {
-    if (!row || row.deleted || row.website_id !== who.websiteId) throw notFound();
-    if (!who.userId) throw badRequest(`Cannot ${action} without user authentication.`);
-    if (row.created_by_id !== who.userId) throw forbidden('Resource belongs to a different user account.');
-  }
-
   return {
     async create(auth: AuthContext__Output | null, submission: Submission__Output | null, idempotencyKey = ''): Promise<SavedRecord> {
       return (await createTrees(auth, [submission], idempotencyKey, requestHash(submission), false))[0];
@@ -326,10 +334,9 @@ export function createSamples(db: Pool, reference: ReferenceData, claims: MediaC
     /** `verbose` answers the custom attribute values in detail, apart from the other values. */
     async get(auth: AuthContext__Output | null, id: string, verbose = false): Promise<RecordRead> {
       const who = caller(auth);
-      const row = await findSample(db, id);
-      if (!row || row.deleted === 't' || row.owner_website_id !== who.websiteId) throw notFound();
-      if (!who.userId) throw forbidden(NOT_A_USER);
-      if (row.created_by_id !== who.userId) throw forbidden('Resource belongs to a different user account.');
+      const found = await findSample(db, id);
+      checkOwner(found && { website_id: found.owner_website_id, created_by_id: found.created_by_id, deleted: found.deleted }, who);
+      const row = found!;
       if (!verbose) return { values: rowValues(row), version: row.version, attributes: {} };
       return { values: fieldValues(row), version: row.version, attributes: attributeDetailsForResponse('sample', row.attribute_values ?? []) };
     },
