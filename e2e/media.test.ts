@@ -50,6 +50,14 @@ describe('media of records', () => {
     // The files move into storage just after the answer.
     await eventually(async () => expect(await queueState(occurrencePhoto)).toMatchObject({ state: 'claimed' }));
     await eventually(async () => expect(await dbQuery('SELECT confirmed FROM records.media_claims WHERE path = $1', [occurrencePhoto])).toEqual([{ confirmed: true }]));
+    // The medium's file, for its owner only.
+    const own = await fetch(`${services()}/occurrence_media/${occurrenceMedium.values.id}/file`, { headers: { Authorization: `Bearer ${demoToken}` } });
+    expect(own.status).toBe(200);
+    expect(own.headers.get('content-type')).toBe('image/jpeg');
+    expect((await own.arrayBuffer()).byteLength).toBe(2048);
+    const foreign = await fetch(`${services()}/occurrence_media/${occurrenceMedium.values.id}/file`, { headers: { Authorization: `Bearer ${otherToken}` } });
+    expect(foreign.status).toBe(403);
+    expect(((await foreign.json()) as { code: number }).code).toBe(403);
     // The stored file is still there for the website to read.
     const file = await fetch(`${services()}/media-queue/${samplePhoto}`, { headers: { Authorization: `Bearer ${demoToken}` } });
     expect(file.status).toBe(200);

@@ -66,7 +66,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger, restCo
       ...occurrenceRoutes(records),
       ...locationRoutes(records),
       ...surveyRoutes(records),
-      ...mediaRoutes(records),
+      ...mediaRoutes(records, media),
       ...mediaQueueRoutes(restConfig, media),
       ...reportRoutes(reports),
       ...exchangeRoutes(reports, restConfig.user_id ?? ''),

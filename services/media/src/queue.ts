@@ -130,7 +130,8 @@ export function createMediaQueue(db: Pool, storage: Storage, limits: QueueLimits
       const who = uploader(auth);
       const row = isQueuedName(name) ? await findFile(db, name) : undefined;
       if (!row || row.website_id !== who.websiteId || (row.state === 'queued' && row.expired)) throw notFound();
-      const content = await storage.read(row.state === 'queued' ? queueKey(name) : storedKey(name));
+      // A confirmation may be moving the file into storage at this moment: look in both places.
+      const content = row.state === 'queued' ? ((await storage.read(queueKey(name))) ?? (await storage.read(storedKey(name)))) : await storage.read(storedKey(name));
       if (!content) throw notFound();
       return { contentType: row.content_type, size: Number(row.size), content };
     },

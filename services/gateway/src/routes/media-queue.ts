@@ -108,7 +108,7 @@ function receiveFiles(req: Request, media: MediaClient, auth: AuthContext, maxUp
 }
 
 /** A file from the media service: the head gives its type and size. */
-function pipeFile(stream: ReturnType<MediaClient['download']>, res: Response): Promise<void> {
+export function pipeFile(stream: ReturnType<MediaClient['download']>, res: Response): Promise<void> {
   return streamAnswer(stream, res, 'media', (chunk: DownloadChunk__Output) => {
     if (!chunk.head) return false;
     res.status(200).type(chunk.head.contentType).set('Content-Length', String(chunk.head.size));

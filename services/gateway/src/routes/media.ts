@@ -1,7 +1,37 @@
+import type { Request } from 'express';
 import type { MediaParent } from '@rex/protos';
+import { toAuthContext } from '../auth/caller.ts';
+import type { MediaClient } from '../clients/media.ts';
 import type { RecordsClient } from '../clients/records.ts';
+import { fromFieldValues } from '../envelope.ts';
+import { HttpError } from '../http-error.ts';
+import { backend } from './context.ts';
+import { pipeFile } from './media-queue.ts';
 import { recordResourceRoutes } from './record-resource.ts';
 import type { Route } from './route.ts';
+
+function mediumId(req: Request): string {
+  const id = String(req.params.id);
+  if (!/^[1-9]\d{0,17}$/.test(id)) throw new HttpError(404);
+  return id;
+}
+
+/** GET /<kind>_media/:id/file: the medium's file, to whoever may read the medium. */
+function fileRoute(kind: string, parent: MediaParent, records: RecordsClient, media: MediaClient): Route {
+  return {
+    resource: `${kind}_media`,
+    method: 'get',
+    path: `/${kind}_media/:id/file`,
+    summary: `The file of one of the authenticated user's ${kind} media, with its content type.`,
+    parameters: [{ name: 'id', in: 'path', type: 'integer', description: 'Medium id', required: true }],
+    responses: { 200: 'The file', 403: "Another user's medium", 404: 'No such medium, or its file is gone' },
+    handler: async (req, res) => {
+      const auth = toAuthContext(req.caller!);
+      const { values } = await backend('records', records.getMedium(auth, parent, mediumId(req)));
+      await backend('media', pipeFile(media.download(auth, String(fromFieldValues(values).path)), res));
+    },
+  };
+}
 
 const KINDS: { kind: 'sample' | 'occurrence' | 'location'; parent: MediaParent }[] = [
   { kind: 'sample', parent: 'MEDIA_PARENT_SAMPLE' },
@@ -10,9 +40,9 @@ const KINDS: { kind: 'sample' | 'occurrence' | 'location'; parent: MediaParent }
 ];
 
 /** /sample_media, /occurrence_media and /location_media (also spelt with a hyphen), forwarded to the records service. */
-export function mediaRoutes(records: RecordsClient): Route[] {
-  return KINDS.flatMap(({ kind, parent }) =>
-    recordResourceRoutes({
+export function mediaRoutes(records: RecordsClient, media: MediaClient): Route[] {
+  return KINDS.flatMap(({ kind, parent }) => [
+    ...recordResourceRoutes({
       resource: `${kind}_media`,
       entity: `${kind}_medium`,
       noun: `${kind} medium`,
@@ -35,7 +65,8 @@ export function mediaRoutes(records: RecordsClient): Route[] {
         409: 'The Idempotency-Key was used for a different submission',
       },
     }),
-  );
+    fileRoute(kind, parent, records, media),
+  ]);
 }
 
 /** `occurrence-media` is the same resource as `occurrence_media` (and so for samples and locations). */
