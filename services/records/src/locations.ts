@@ -10,7 +10,8 @@ import { deleteMediaOf } from './db/media-repo.ts';
 import { insertNewRecords } from './db/new-records.ts';
 import { planMedium } from './domain/media.ts';
 import type { MediaClaims } from './media-claims.ts';
-import { findIdempotentSubmission, writeOutbox, type IdempotentSubmission } from './db/samples-repo.ts';
+import { writeOutbox, type IdempotentSubmission } from './db/samples-repo.ts';
+import { onceForKey } from './idempotency.ts';
 import { updateRow } from './db/sql.ts';
 import {
   NOT_A_USER,
@@ -20,7 +21,6 @@ import {
   checkOwner,
   checkStoredValues,
   checkVersion,
-  isUniqueViolation,
   requestHash,
   saveAttributeChanges,
   addMedia,
@@ -78,19 +78,15 @@ export function createLocations(db: Pool, reference: ReferenceData, claims: Medi
       const who = caller(auth);
       if (!who.userId) throw badRequest('Cannot POST without user authentication.');
       const hash = requestHash(submission);
-      if (idempotencyKey) {
-        const earlier = await findIdempotentSubmission(db, who.websiteId, who.userId, idempotencyKey);
-        if (earlier) return replay(earlier, hash);
-      }
-      const tree = toTree(submission);
-      const errors: Errors = {};
-      if (text(tree.values, 'id') !== undefined) errors['location:id'] = 'Cannot POST with id to update, use PUT instead.';
-      const changes = planLocation(tree.values, undefined, await reference.locationAttributes(who.websiteId), errors);
-      await checkParent(changes.columns.parent_id, who, undefined, errors);
-      const media = tree.media.map((medium) => planMedium('location', medium.values, true, errors));
-      if (Object.keys(errors).length) throw invalid(errors);
-      try {
-        return await claims.withClaim(auth, media, async ({ claimId, columnsOf }) => {
+      return onceForKey<SavedRecord>(db, { websiteId: who.websiteId, userId: who.userId }, idempotencyKey, (earlier) => replay(earlier, hash), async () => {
+        const tree = toTree(submission);
+        const errors: Errors = {};
+        if (text(tree.values, 'id') !== undefined) errors['location:id'] = 'Cannot POST with id to update, use PUT instead.';
+        const changes = planLocation(tree.values, undefined, await reference.locationAttributes(who.websiteId), errors);
+        await checkParent(changes.columns.parent_id, who, undefined, errors);
+        const media = tree.media.map((medium) => planMedium('location', medium.values, true, errors));
+        if (Object.keys(errors).length) throw invalid(errors);
+        return claims.withClaim(auth, media, async ({ claimId, columnsOf }) => {
           const result = await insertNewRecords(
             { pool: db },
             { samples: [], occurrences: [], parent: null, locations: [{ columns: changes.columns, attributes: changes.attributes, media: media.map((medium) => ({ columns: columnsOf(medium) })) }], claimId },
@@ -100,13 +96,7 @@ export function createLocations(db: Pool, reference: ReferenceData, claims: Medi
           const id = result.locations[0];
           return { entity: 'location', values: stamp(id, result.stamp), media: savedMedia('location', result.locationMedia[id], result.stamp), version: result.version };
         });
-      } catch (error) {
-        if (idempotencyKey && isUniqueViolation(error, 'idempotency_keys_pkey')) {
-          const earlier = await findIdempotentSubmission(db, who.websiteId, who.userId, idempotencyKey);
-          if (earlier) return replay(earlier, hash);
-        }
-        throw error;
-      }
+      });
     },
 
     /** `verbose` answers the custom attribute values in detail, apart from the other values. */

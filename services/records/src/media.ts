@@ -6,10 +6,11 @@ import { MEDIA, planMedium, type MediaKind } from './domain/media.ts';
 import { parseInteger, text, type Value } from './domain/values.ts';
 import { findMedium, listMedia, mediumFilters, parentOf, type MediumRow } from './db/media-repo.ts';
 import { insertNewRecords } from './db/new-records.ts';
-import { findIdempotentSubmission, writeOutbox, type IdempotentSubmission } from './db/samples-repo.ts';
+import { writeOutbox, type IdempotentSubmission } from './db/samples-repo.ts';
+import { onceForKey } from './idempotency.ts';
 import { updateRow } from './db/sql.ts';
 import type { MediaClaims } from './media-claims.ts';
-import { NOT_A_USER, caller, checkOwner, checkVersion, isUniqueViolation, requestHash, stamp, toTree, type Caller } from './samples.ts';
+import { NOT_A_USER, caller, checkOwner, checkVersion, requestHash, stamp, toTree, type Caller } from './samples.ts';
 
 const OMITTED = new Set(['version']);
 
@@ -38,23 +39,19 @@ export function createMedia(db: Pool, claims: MediaClaims, kind: MediaKind) {
       const who = caller(auth);
       if (!who.userId) throw badRequest('Cannot POST without user authentication.');
       const hash = requestHash(submission);
-      if (idempotencyKey) {
-        const earlier = await findIdempotentSubmission(db, who.websiteId, who.userId, idempotencyKey);
-        if (earlier) return replay(earlier, hash);
-      }
-      const tree = toTree(submission);
-      const errors: Errors = {};
-      if (text(tree.values, 'id') !== undefined) errors[`${entity}:id`] = 'Cannot POST with id to update, use PUT instead.';
-      const parentId = parseInteger(text(tree.values, parentColumn) ?? '');
-      const plan = planMedium(kind, tree.values, true, errors);
-      if (parentId === undefined) errors[`${entity}:${parentColumn}`] = `The ${kind} must be supplied.`;
-      if (Object.keys(errors).length) throw invalid(errors);
-      const parent = await parentOf(db, kind, String(parentId));
-      if (!parent || parent.deleted || parent.website_id !== who.websiteId || parent.created_by_id !== who.userId) {
-        throw invalid({ [`${entity}:${parentColumn}`]: `Attempt to add media to an invalid ${kind}.` });
-      }
-      try {
-        return await claims.withClaim(auth, [plan], async ({ claimId, columnsOf }) => {
+      return onceForKey<SavedRecord>(db, { websiteId: who.websiteId, userId: who.userId }, idempotencyKey, (earlier) => replay(earlier, hash), async () => {
+        const tree = toTree(submission);
+        const errors: Errors = {};
+        if (text(tree.values, 'id') !== undefined) errors[`${entity}:id`] = 'Cannot POST with id to update, use PUT instead.';
+        const parentId = parseInteger(text(tree.values, parentColumn) ?? '');
+        const plan = planMedium(kind, tree.values, true, errors);
+        if (parentId === undefined) errors[`${entity}:${parentColumn}`] = `The ${kind} must be supplied.`;
+        if (Object.keys(errors).length) throw invalid(errors);
+        const parent = await parentOf(db, kind, String(parentId));
+        if (!parent || parent.deleted || parent.website_id !== who.websiteId || parent.created_by_id !== who.userId) {
+          throw invalid({ [`${entity}:${parentColumn}`]: `Attempt to add media to an invalid ${kind}.` });
+        }
+        return claims.withClaim(auth, [plan], async ({ claimId, columnsOf }) => {
           const result = await insertNewRecords(
             { pool: db },
             { samples: [], occurrences: [], parent: null, media: [{ kind, parentId: String(parentId), surveyId: parent.survey_id, columns: columnsOf(plan) }], claimId },
@@ -63,13 +60,7 @@ export function createMedia(db: Pool, claims: MediaClaims, kind: MediaKind) {
           );
           return { entity, values: stamp(result.media[0], result.stamp), version: result.version };
         });
-      } catch (error) {
-        if (idempotencyKey && isUniqueViolation(error, 'idempotency_keys_pkey')) {
-          const earlier = await findIdempotentSubmission(db, who.websiteId, who.userId, idempotencyKey);
-          if (earlier) return replay(earlier, hash);
-        }
-        throw error;
-      }
+      });
     },
 
     async get(auth: AuthContext__Output | null, id: string) {

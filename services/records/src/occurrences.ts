@@ -18,10 +18,10 @@ import {
   type OccurrenceRow,
 } from './db/occurrences-repo.ts';
 import type { ReferenceData } from './db/reference-repo.ts';
-import { findIdempotentSubmission, writeOutbox, type IdempotentSubmission } from './db/samples-repo.ts';
+import { writeOutbox, type IdempotentSubmission } from './db/samples-repo.ts';
+import { onceForKey } from './idempotency.ts';
 import { updateRow } from './db/sql.ts';
 import {
-  ANONYMOUS_USER_ID,
   NOT_A_USER,
   attributeDetailsForResponse,
   attributeValuesForResponse,
@@ -29,7 +29,6 @@ import {
   checkOwner,
   checkStoredValues,
   checkVersion,
-  isUniqueViolation,
   requestHash,
   saveAttributeChanges,
   addMedia,
@@ -83,57 +82,12 @@ export function createOccurrences(db: Pool, reference: ReferenceData, claims: Me
     return { sample, changes, media };
   }
 
-  return {
-    async create(auth: AuthContext__Output | null, submission: Submission__Output | null, idempotencyKey = ''): Promise<SavedRecord> {
-      const who = caller(auth);
-      if (!who.userId) throw badRequest('Cannot POST without user authentication.');
-      const hash = requestHash(submission);
-      const key = idempotencyKey ? { key: idempotencyKey, requestHash: hash } : undefined;
-      if (key) {
-        const earlier = await findIdempotentSubmission(db, who.websiteId, who.userId, key.key);
-        if (earlier) return replayAll(earlier, hash)[0];
-      }
-      const errors: Errors = {};
-      const { sample, changes, media } = await planStandalone(who, toTree(submission), errors);
-      if (Object.keys(errors).length) throw invalid(errors);
-      try {
-        return await claims.withClaim(auth, media, async ({ claimId, columnsOf }) => {
-          const result = await insertNewRecords(
-            { pool: db },
-            {
-              samples: [],
-              occurrences: [{ columns: changes.columns, attributes: changes.attributes, media: media.map((medium) => ({ columns: columnsOf(medium) })) }],
-              parent: { sampleId: sample.id, surveyId: sample.survey_id },
-              claimId,
-            },
-            { websiteId: who.websiteId, userId: who.userId, createdById: who.userId || ANONYMOUS_USER_ID },
-            key,
-          );
-          return { ...savedOccurrence(result.occurrences[0], result.occurrenceMedia, result.stamp), version: result.version };
-        });
-      } catch (error) {
-        if (key && isUniqueViolation(error, 'idempotency_keys_pkey')) {
-          const earlier = await findIdempotentSubmission(db, who.websiteId, who.userId, key.key);
-          if (earlier) return replayAll(earlier, hash)[0];
-        }
-        throw error;
-      }
-    },
-
-    /**
-     * Several occurrences at once (POST occurrences/list), each in one of the caller's samples:
-     * every one is saved, or none, in one statement; errors are keyed `<index>/<entity>:<field>`.
-     */
-    async createMany(auth: AuthContext__Output | null, submissions: Submission__Output[], idempotencyKey = ''): Promise<SavedRecord[]> {
-      const who = caller(auth);
-      if (!who.userId) throw badRequest('Cannot POST without user authentication.');
-      if (!submissions.length) throw invalid({ 'occurrence:values': 'The list holds no occurrences.' });
-      const hash = requestHash(submissions);
-      const key = idempotencyKey ? { key: idempotencyKey, requestHash: hash } : undefined;
-      if (key) {
-        const earlier = await findIdempotentSubmission(db, who.websiteId, who.userId, key.key);
-        if (earlier) return replayAll(earlier, hash);
-      }
+  /** New occurrences in the caller's samples, in one statement, with the files their media claim. */
+  async function createOccurrences(auth: AuthContext__Output | null, submissions: (Submission__Output | null)[], idempotencyKey: string, hash: string, numbered: boolean) {
+    const who = caller(auth);
+    if (!who.userId) throw badRequest('Cannot POST without user authentication.');
+    const replay = (earlier: IdempotentSubmission) => replayAll(earlier, hash);
+    return onceForKey(db, { websiteId: who.websiteId, userId: who.userId }, idempotencyKey, replay, async () => {
       const errors: Errors = {};
       const plans: Awaited<ReturnType<typeof planStandalone>>[] = [];
       for (const [index, submission] of submissions.entries()) {
@@ -144,36 +98,43 @@ export function createOccurrences(db: Pool, reference: ReferenceData, claims: Me
           if (!(error instanceof DomainError)) throw error;
           for (const violation of error.violations) found[violation.field] = violation.description;
         }
-        for (const [field, message] of Object.entries(found)) errors[`${index}/${field}`] = message;
+        for (const [field, message] of Object.entries(found)) errors[numbered ? `${index}/${field}` : field] = message;
       }
       if (Object.keys(errors).length) throw invalid(errors);
-      try {
-        return await claims.withClaim(auth, plans.flatMap((plan) => plan.media), async ({ claimId, columnsOf }) => {
-          const result = await insertNewRecords(
-            { pool: db },
-            {
-              samples: [],
-              occurrences: plans.map(({ sample, changes, media }) => ({
-                columns: changes.columns,
-                attributes: changes.attributes,
-                media: media.map((medium) => ({ columns: columnsOf(medium) })),
-                sample: { sampleId: sample.id, surveyId: sample.survey_id },
-              })),
-              parent: null,
-              claimId,
-            },
-            { websiteId: who.websiteId, userId: who.userId, createdById: who.userId },
-            key,
-          );
-          return result.occurrences.map((id) => ({ ...savedOccurrence(id, result.occurrenceMedia, result.stamp), version: result.version }));
-        });
-      } catch (error) {
-        if (key && isUniqueViolation(error, 'idempotency_keys_pkey')) {
-          const earlier = await findIdempotentSubmission(db, who.websiteId, who.userId, key.key);
-          if (earlier) return replayAll(earlier, hash);
-        }
-        throw error;
-      }
+      return claims.withClaim(auth, plans.flatMap((plan) => plan.media), async ({ claimId, columnsOf }) => {
+        const result = await insertNewRecords(
+          { pool: db },
+          {
+            samples: [],
+            occurrences: plans.map(({ sample, changes, media }) => ({
+              columns: changes.columns,
+              attributes: changes.attributes,
+              media: media.map((medium) => ({ columns: columnsOf(medium) })),
+              sample: { sampleId: sample.id, surveyId: sample.survey_id },
+            })),
+            parent: null,
+            claimId,
+          },
+          { websiteId: who.websiteId, userId: who.userId, createdById: who.userId },
+          idempotencyKey ? { key: idempotencyKey, requestHash: hash } : undefined,
+        );
+        return result.occurrences.map((id) => ({ ...savedOccurrence(id, result.occurrenceMedia, result.stamp), version: result.version }));
+      });
+    });
+  }
+
+  return {
+    async create(auth: AuthContext__Output | null, submission: Submission__Output | null, idempotencyKey = ''): Promise<SavedRecord> {
+      return (await createOccurrences(auth, [submission], idempotencyKey, requestHash(submission), false))[0];
+    },
+
+    /**
+     * Several occurrences at once (POST occurrences/list), each in one of the caller's samples:
+     * every one is saved, or none, in one statement; errors are keyed `<index>/<entity>:<field>`.
+     */
+    async createMany(auth: AuthContext__Output | null, submissions: Submission__Output[], idempotencyKey = ''): Promise<SavedRecord[]> {
+      if (!submissions.length) throw invalid({ 'occurrence:values': 'The list holds no occurrences.' });
+      return createOccurrences(auth, submissions, idempotencyKey, requestHash(submissions), true);
     },
 
     async get(auth: AuthContext__Output | null, id: string, verbose = false): Promise<RecordRead> {

@@ -10,7 +10,6 @@ import { fromFieldValues, parseInteger, text, toFieldValues, type AttributeDetai
 import type { ReferenceData } from './db/reference-repo.ts';
 import {
   deleteSampleTree,
-  findIdempotentSubmission,
   findSample,
   listSamples,
   sampleWithExternalKey,
@@ -29,6 +28,7 @@ import { insertNewRecords, type NewOccurrence, type NewSample, type SavedSample,
 import { deleteMediaOf } from './db/media-repo.ts';
 import { MEDIA, planMedium, type MediaKind, type MediumPlan } from './domain/media.ts';
 import type { MediaClaims } from './media-claims.ts';
+import { onceForKey } from './idempotency.ts';
 
 /** A submission as the domain reads it: values and children. */
 export type Tree = { values: Values; samples: Tree[]; occurrences: Tree[]; media: Tree[] };
@@ -248,7 +248,6 @@ async function duplicateExternalKey(db: Pool | PoolClient, websiteId: string, ex
   if (holder) throw conflict('Duplicate external_key would be created', { duplicate_of_id: holder, duplicate_of_path: `samples/${holder}` });
 }
 
-export { isUniqueViolation };
 
 export function createSamples(db: Pool, reference: ReferenceData, claims: MediaClaims) {
   const writer = (who: Caller): Writer => ({ websiteId: who.websiteId, userId: who.userId || null, createdById: who.userId || ANONYMOUS_USER_ID });
@@ -271,54 +270,50 @@ export function createSamples(db: Pool, reference: ReferenceData, claims: MediaC
   async function createTrees(auth: AuthContext__Output | null, submissions: (Submission__Output | null)[], idempotencyKey: string, hash: string, numbered: boolean) {
     const who = caller(auth);
     const author = writer(who);
-    if (idempotencyKey) {
-      const earlier = await findIdempotentSubmission(db, who.websiteId, author.createdById, idempotencyKey);
-      if (earlier) return replayAll(earlier, hash);
-    }
-    const trees = submissions.map(toTree);
-    const errors: Errors = {};
-    const keyed = (index: number, found: Errors) => {
-      for (const [key, message] of Object.entries(found)) errors[numbered ? `${index}/${key}` : key] = message;
-    };
-    trees.forEach((tree, index) => {
-      if (!Object.keys(tree.values).length) keyed(index, { 'sample:id': 'Values not submitted for sample.' });
-    });
-    if (Object.keys(errors).length) throw invalid(errors);
-    const { surveys, taxa } = await loadReferences(who.websiteId, trees);
-    const plans = trees.map((tree, index) => {
-      const found: Errors = {};
-      const plan = planNewTree(tree, undefined, surveys, taxa, found);
-      keyed(index, found);
-      return plan;
-    });
-    const givenKeys = plans.map((plan) => plan.changes.columns.external_key);
-    const externalKeys = givenKeys.filter((key): key is string => typeof key === 'string' && key !== '');
-    givenKeys.forEach((key, index) => {
-      if (typeof key === 'string' && key !== '' && givenKeys.indexOf(key) !== index) {
-        keyed(index, { 'sample:external_key': `The external key ${key} is given to more than one sample.` });
-      }
-    });
-    if (Object.keys(errors).length) throw invalid(errors);
-    for (const key of externalKeys) await duplicateExternalKey(db, who.websiteId, key);
-    try {
-      return await claims.withClaim(auth, trees.flatMap((tree) => treeMedia(tree)), async ({ claimId, columnsOf }) => {
-        const result = await insertNewRecords(
-          { pool: db },
-          { samples: plans.map((plan) => toNewSample(plan, columnsOf)), occurrences: [], parent: null, claimId },
-          author,
-          idempotencyKey ? { key: idempotencyKey, requestHash: hash } : undefined,
-        );
-        return result.samples.map((sample) => savedSample(sample, result.stamp, result.version));
+    const replay = (earlier: IdempotentSubmission) => replayAll(earlier, hash);
+    return onceForKey(db, { websiteId: who.websiteId, userId: author.createdById }, idempotencyKey, replay, async () => {
+      const trees = submissions.map(toTree);
+      const errors: Errors = {};
+      const keyed = (index: number, found: Errors) => {
+        for (const [key, message] of Object.entries(found)) errors[numbered ? `${index}/${key}` : key] = message;
+      };
+      trees.forEach((tree, index) => {
+        if (!Object.keys(tree.values).length) keyed(index, { 'sample:id': 'Values not submitted for sample.' });
       });
-    } catch (error) {
-      if (isUniqueViolation(error, 'idempotency_keys_pkey')) {
-        const earlier = await findIdempotentSubmission(db, who.websiteId, author.createdById, idempotencyKey);
-        if (earlier) return replayAll(earlier, hash);
+      if (Object.keys(errors).length) throw invalid(errors);
+      const { surveys, taxa } = await loadReferences(who.websiteId, trees);
+      const plans = trees.map((tree, index) => {
+        const found: Errors = {};
+        const plan = planNewTree(tree, undefined, surveys, taxa, found);
+        keyed(index, found);
+        return plan;
+      });
+      const givenKeys = plans.map((plan) => plan.changes.columns.external_key);
+      const externalKeys = givenKeys.filter((key): key is string => typeof key === 'string' && key !== '');
+      givenKeys.forEach((key, index) => {
+        if (typeof key === 'string' && key !== '' && givenKeys.indexOf(key) !== index) {
+          keyed(index, { 'sample:external_key': `The external key ${key} is given to more than one sample.` });
+        }
+      });
+      if (Object.keys(errors).length) throw invalid(errors);
+      for (const key of externalKeys) await duplicateExternalKey(db, who.websiteId, key);
+      try {
+        return await claims.withClaim(auth, trees.flatMap((tree) => treeMedia(tree)), async ({ claimId, columnsOf }) => {
+          const result = await insertNewRecords(
+            { pool: db },
+            { samples: plans.map((plan) => toNewSample(plan, columnsOf)), occurrences: [], parent: null, claimId },
+            author,
+            idempotencyKey ? { key: idempotencyKey, requestHash: hash } : undefined,
+          );
+          return result.samples.map((sample) => savedSample(sample, result.stamp, result.version));
+        });
+      } catch (error) {
+        if (isUniqueViolation(error, 'samples_external_key')) for (const key of externalKeys) await duplicateExternalKey(db, who.websiteId, key);
+        throw error;
       }
-      if (isUniqueViolation(error, 'samples_external_key')) for (const key of externalKeys) await duplicateExternalKey(db, who.websiteId, key);
-      throw error;
-    }
+    });
   }
+
 
   return {
     async create(auth: AuthContext__Output | null, submission: Submission__Output | null, idempotencyKey = ''): Promise<SavedRecord> {
