@@ -11,7 +11,7 @@ export type Upload = {
 export function createMediaClient(address: string, deadlineMs: number) {
   const client = new mediaV1.MediaService(address, grpc.credentials.createInsecure(), CHANNEL_OPTIONS) as MediaServiceClient;
   return {
-    upload(header: { auth: AuthContext; field: string; filename: string; declaredType: string }): Upload {
+    upload(header: { auth: AuthContext; field: string; filename: string }): Upload {
       let stream!: grpc.ClientWritableStream<UploadRequest>;
       const result = new Promise<QueuedFile__Output>((resolve, reject) => {
         stream = client.Upload({ deadline: Date.now() + deadlineMs }, (error, file) => (error ? reject(error) : resolve(file!)));

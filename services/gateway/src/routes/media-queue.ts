@@ -65,7 +65,7 @@ function receiveFiles(req: Request, media: MediaClient, auth: AuthContext, maxUp
         return;
       }
       const key = keyOf(field);
-      const upload = media.upload({ auth, field: key, filename: info.filename ?? '', declaredType: info.mimeType ?? '' });
+      const upload = media.upload({ auth, field: key, filename: info.filename ?? '' });
       streams.push(upload.stream);
       // At most MAX_IN_FLIGHT chunks of a file wait in the gateway; the request pauses meanwhile.
       let inFlight = 0;

@@ -6,12 +6,10 @@ export interface UploadHeader {
   'auth'?: (_common_v1_AuthContext | null);
   'field'?: (string);
   'filename'?: (string);
-  'declaredType'?: (string);
 }
 
 export interface UploadHeader__Output {
   'auth': (_common_v1_AuthContext__Output | null);
   'field': (string);
   'filename': (string);
-  'declaredType': (string);
 }
