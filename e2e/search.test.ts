@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO } from '@rex/admin';
@@ -27,6 +27,31 @@ async function startIndex(): Promise<{ url: string; received: Received[]; server
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, received, server };
+}
+
+/** Sends a path exactly as written (fetch would resolve `..` and re-encode it). */
+function rawRequest(method: string, url: string, headers: Record<string, string>, body?: string): Promise<{ status: number; body: unknown }> {
+  const { host, pathname } = new URL(url.split('/index.php')[0]);
+  const [hostname, port] = host.split(':');
+  const path = `${pathname.replace(/\/$/, '')}/index.php${url.split('/index.php')[1]}`;
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ hostname, port, method, path, headers: { ...headers, ...(body ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) } : {}) } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(text);
+        } catch {
+          parsed = text;
+        }
+        resolve({ status: res.statusCode!, body: parsed });
+      });
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
 }
 
 let index: Awaited<ReturnType<typeof startIndex>>;
@@ -183,6 +208,106 @@ describe('search-index proxy', () => {
   it('when OPTIONS is asked of an end-point, then GET, POST and OPTIONS are allowed', async () => {
     const response = await api('OPTIONS', `${gateway.services}/es/_search`);
     expect(response.headers.get('allow')).toBe('GET, POST, OPTIONS');
+  });
+});
+
+describe('search-index proxy under attack', () => {
+  const probes = [
+    '_searchx/../_count',
+    '_searchx%2F..%2F_async_search',
+    '_searchx/../../other_index/_doc/1',
+    '_search/../_delete_by_query',
+    '_delete_by_query',
+    '_mapping/../../_cat/indices',
+    '_search%3F',
+    '_search%23',
+    '_search%252F..%252F_count',
+    '_search/%2e%2e/_count',
+    '%2e%2e/other_index/_search',
+    '_search%5C..%5C_count',
+    '_search%00',
+    '_search//',
+    '_doc/1',
+    '_msearch',
+  ];
+
+  async function callers(): Promise<[string, string, Record<string, string>][]> {
+    return [
+      ['jwtUser', 'es', { Authorization: `Bearer ${await token()}` }],
+      ['directClient', 'es', { Authorization: `USER:${DB_CLIENT.username}:SECRET:${DB_CLIENT.secret}` }],
+      ['anonymous, open end-point', 'open', {}],
+    ];
+  }
+
+  it('when a path tries to leave the filtered search or the index, then every caller gets a JSON 4xx and the index receives nothing', async () => {
+    const before = index.received.length;
+    for (const [who, endpoint, headers] of await callers()) {
+      for (const probe of probes) {
+        for (const method of ['GET', 'POST']) {
+          const query = who === 'directClient' ? `?proj_id=${DB_CLIENT.projId}` : '';
+          const body = method === 'POST' || probe === '_doc/1' ? JSON.stringify({ query: { match_all: {} } }) : undefined;
+          const response = await rawRequest(method, `${gateway.services}/${endpoint}/${probe}${query}`, headers, body);
+          expect(response.status, `${who} ${method} ${probe}: ${JSON.stringify(response.body)}`).toBeGreaterThanOrEqual(400);
+          expect(response.status, `${who} ${method} ${probe}`).toBeLessThan(500);
+          expect((response.body as { code: number }).code, `${who} ${method} ${probe} ${JSON.stringify(response.body)}`).toBe(response.status);
+        }
+      }
+    }
+    expect(index.received.map((r) => `${r.method} ${r.url}`)).toEqual(index.received.slice(0, before).map((r) => `${r.method} ${r.url}`));
+  });
+
+  it('when a search carries q, then the index gets it inside the filtered body, never as a parameter', async () => {
+    const response = await api('GET', `${gateway.services}/es/_search?q=taxon.name:quercus&df=taxon.name&size=2`, { token: await token() });
+    expect(response.status, response.text).toBe(200);
+    expect(last()).toMatchObject({ method: 'POST', url: '/occurrence/_search?size=2' });
+    const bool = jsonBody().query.bool;
+    expect(bool.must).toEqual([{ query_string: { query: 'taxon.name:quercus', default_field: 'taxon.name' } }]);
+    expect(bool.filter).toContainEqual({ term: { 'metadata.created_by_id': String(DEMO.userId) } });
+  });
+
+  it('when a search body reaches for documents outside the filter, then 400 names the key and nothing is forwarded', async () => {
+    const before = index.received.length;
+    for (const [body, name] of [
+      [{ aggs: { all: { global: {}, aggs: { top: { top_hits: {} } } } } }, 'global'],
+      [{ suggest: { s: { text: 'quercus', term: { field: 'taxon.name' } } } }, 'suggest'],
+      [{ knn: { field: 'v', query_vector: [1, 2], k: 5 } }, 'knn'],
+    ] as const) {
+      const response = await api('POST', `${gateway.services}/es/_search`, { token: await token(), body });
+      expect(response.status, name).toBe(400);
+      expect(response.body.message).toContain(name);
+    }
+    const routing = await api('GET', `${gateway.services}/es/_search?routing=x`, { token: await token() });
+    expect(routing.status).toBe(400);
+    expect(routing.body.message).toContain('routing');
+    expect(index.received.length).toBe(before);
+  });
+
+  it('when a GET with a body asks for a document of an unfiltered end-point, then it is refused, not turned into a write', async () => {
+    const before = index.received.length;
+    const response = await rawRequest('GET', `${gateway.services}/open/_search/x`, {}, JSON.stringify({ a: 1 }));
+    expect(response.status).toBe(400);
+    expect(index.received.length).toBe(before);
+  });
+
+  it('when a website asks for a user scope, then its search keeps the website clause and blurred records', async () => {
+    const websiteGateway = await startGateway(
+      {
+        authentication_methods: { directWebsite: { allow_http: true, resource_options: { search_index: ['es'] } } },
+        search_index: { es: { index: 'occurrence', url: index.url, allowed: { get: { '^_search': 'search' } } } },
+      },
+      {},
+      true,
+    );
+    try {
+      const response = await api('GET', `${websiteGateway.services}/es/_search?scope=user`, { headers: { Authorization: `WEBSITE_ID:${DEMO.websiteId}:SECRET:${WEBSITE_PASSWORD}` } });
+      expect(response.status, response.text).toBe(200);
+      const filter = JSON.stringify(jsonBody().query.bool.filter);
+      expect(filter).toContain('metadata.website.id');
+      expect(filter).toContain('sensitivity_blur:B');
+      expect(filter).not.toContain('sensitivity_blur:F');
+    } finally {
+      websiteGateway.stop();
+    }
   });
 });
 

@@ -15,3 +15,4 @@ export {
 } from './errors.ts';
 export { unary, startGrpcServer, type GrpcServer } from './server.ts';
 export { callUnary, isServiceError, CHANNEL_OPTIONS } from './client.ts';
+export { writeMessage, CallEnded } from './stream.ts';

@@ -50,7 +50,7 @@ export function searchRoutes(config: RestConfig, search: SearchClient): Route[] 
   const routes: Route[] = [];
   for (const [name, endpoint] of Object.entries(config.search_index ?? {})) {
     const handler = async (req: Request, res: Response) => {
-      const path = ([] as string[]).concat((req.params as { path?: string | string[] }).path ?? []).join('/');
+      const segments = ([] as string[]).concat((req.params as { path?: string | string[] }).path ?? []);
       const options = endpoint.open ? {} : searchOptionsFor(req.caller!, name);
       const queryAt = req.originalUrl.indexOf('?');
       const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
@@ -59,7 +59,7 @@ export function searchRoutes(config: RestConfig, search: SearchClient): Route[] 
           auth: req.caller ? toAuthContext(req.caller) : undefined,
           endpoint: name,
           method: req.method.toLowerCase(),
-          path,
+          segments,
           query: queryAt >= 0 ? req.originalUrl.slice(queryAt + 1) : '',
           body,
           options,

@@ -1,7 +1,17 @@
 /** A configured expression: PHP-style `/re/flags` or a bare expression such as `^_search`. */
-export function compilePattern(pattern: string): RegExp {
+function parsePattern(pattern: string): { source: string; flags: string } {
   const delimited = /^\/(.*)\/([a-z]*)$/s.exec(pattern);
-  return delimited ? new RegExp(delimited[1], delimited[2].replace(/[^imsu]/g, '')) : new RegExp(pattern);
+  return delimited ? { source: delimited[1], flags: delimited[2].replace(/[^imsu]/g, '') } : { source: pattern, flags: '' };
+}
+
+/**
+ * A configured expression matched against the whole normalised path: it is
+ * anchored at both ends whatever it says, so `^_search` allows `_search` and
+ * not `_searchx` or `_search/../_count`.
+ */
+export function compilePattern(pattern: string): RegExp {
+  const { source, flags } = parsePattern(pattern);
+  return new RegExp(`^(?:${source})$`, flags.replace(/m/g, ''));
 }
 
 export type AllowList = Map<string, RegExp[]> | undefined;
@@ -12,7 +22,11 @@ export function compileAllowList(allowed: Record<string, Record<string, string>>
   return new Map(Object.entries(allowed).map(([method, patterns]) => [method.toLowerCase(), Object.keys(patterns).map(compilePattern)]));
 }
 
-export function isAllowed(list: AllowList, method: string, path: string): boolean {
-  if (!list) return true;
-  return (list.get(method.toLowerCase()) ?? []).some((pattern) => pattern.test(path));
+/** `allowed`, `method` when another method allows the path (405), or `path` when none does (400). */
+export function allowListVerdict(list: AllowList, method: string, path: string): 'allowed' | 'method' | 'path' {
+  if (!list) return 'allowed';
+  const matches = (patterns: RegExp[] | undefined) => (patterns ?? []).some((pattern) => pattern.test(path));
+  if (matches(list.get(method.toLowerCase()))) return 'allowed';
+  for (const [other, patterns] of list) if (other !== method.toLowerCase() && matches(patterns)) return 'method';
+  return 'path';
 }

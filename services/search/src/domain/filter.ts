@@ -24,11 +24,14 @@ const USER_SCOPES = new Set(['SCOPE_USER', 'SCOPE_USER_WITHIN_WEBSITE']);
  * release and sensitivity rules, relaxed by the connection's permissions.
  */
 export function builtInClauses(searcher: Searcher): Query[] {
-  const userScoped = USER_SCOPES.has(searcher.scope);
+  // A user scope relaxes the website and sensitivity rules only for an actual
+  // user, limited to their own records; a caller without a user id (a website
+  // asking for scope=user) keeps the website's clauses.
+  const userScoped = USER_SCOPES.has(searcher.scope) && searcher.userId !== undefined;
   const clauses: Query[] = [];
-  if (searcher.limitToOwnData || userScoped) {
+  if (searcher.limitToOwnData || USER_SCOPES.has(searcher.scope)) {
     if (!searcher.userId) {
-      if (!searcher.allowAnonymous) throw new FilterError('This search needs an authenticated user.');
+      if (!searcher.allowAnonymous && searcher.limitToOwnData) throw new FilterError('This search needs an authenticated user.');
     } else {
       clauses.push({ term: { 'metadata.created_by_id': searcher.userId } });
     }
@@ -67,21 +70,19 @@ export function builtInClauses(searcher: Searcher): Query[] {
  * bool query is wrapped as `bool.must`, so the client's own conditions still
  * hold alongside the filter.
  */
-export function applyFilter(body: Query, clauses: Query[]): Query {
-  const out: Query = { ...body, track_total_hits: true };
+export function applyFilter(body: Query, clauses: Query[], options: { count?: boolean; alsoMust?: Query } = {}): Query {
+  const out: Query = options.count ? { ...body } : { ...body, track_total_hits: true };
   const query = (body.query ?? undefined) as Query | undefined;
   let bool: Query;
   if (!query) bool = {};
   else if (query.bool && typeof query.bool === 'object' && !Array.isArray(query.bool)) bool = { ...(query.bool as Query) };
   else bool = { must: [query] };
+  if (options.alsoMust) {
+    const must = bool.must === undefined ? [] : Array.isArray(bool.must) ? bool.must : [bool.must];
+    bool.must = [...must, options.alsoMust];
+  }
   const existing = bool.filter === undefined ? [] : Array.isArray(bool.filter) ? bool.filter : [bool.filter];
   bool.filter = [...existing, ...clauses];
   out.query = { bool };
   return out;
 }
-
-/** Query parameters used by the API itself, never passed to the index. */
-export const STRIPPED_PARAMETERS = new Set([
-  'alias', 'user', 'website_id', 'secret', 'format', 'scroll', 'scroll_id', 'callback', 'aggregation_type', 'state', 'uniq_id', 'proj_id',
-  'sharing', 'user_id', '_', 'debug', 'scope',
-]);

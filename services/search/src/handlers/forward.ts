@@ -1,32 +1,27 @@
 import { Readable } from 'node:stream';
-import { DomainError, badRequest, grpc, invalid, notFound, toServiceError, unavailable } from '@rex/grpc';
+import { CallEnded, DomainError, badRequest, grpc, invalid, notFound, toServiceError, unavailable, writeMessage } from '@rex/grpc';
 import type { Logger } from '@rex/logger';
 import type { ForwardChunk, ForwardRequest__Output } from '@rex/protos';
 import type { RestConfig } from '@rex/rest-config';
-import { compileAllowList, isAllowed, type AllowList } from '../domain/allow-list.ts';
-import { FilterError, STRIPPED_PARAMETERS, applyFilter, builtInClauses } from '../domain/filter.ts';
+import { allowListVerdict, compileAllowList, type AllowList } from '../domain/allow-list.ts';
+import { FilterError, applyFilter, builtInClauses } from '../domain/filter.ts';
+import { RefusedRequest, normalisePath, upstreamUrl } from '../domain/path.ts';
+import { API_PARAMETERS, filteredPathKind, filteredRequest } from '../domain/search-request.ts';
 
-type Endpoint = { url: string; index: string; applyFilters: boolean; allowed: AllowList };
-
-const SEARCH_PATH = /(^|\/)_search(\/|$)/;
+export type Endpoint = { url: string; index: string; applyFilters: boolean; allowed: AllowList };
+type Json = Record<string, unknown>;
 
 /** The end-points of the configuration, with their allow-lists compiled once. */
 export function endpointsOf(config: RestConfig): Map<string, Endpoint> {
   return new Map(
     Object.entries(config.search_index ?? {}).map(([name, e]) => [
       name,
-      { url: e.url.replace(/\/+$/, ''), index: e.index, applyFilters: e.apply_filters, allowed: compileAllowList(e.allowed) },
+      { url: e.url, index: e.index, applyFilters: e.apply_filters, allowed: compileAllowList(e.allowed) },
     ]),
   );
 }
 
-function forwardedQuery(raw: string): string {
-  const params = new URLSearchParams(raw);
-  for (const name of [...params.keys()]) if (STRIPPED_PARAMETERS.has(name)) params.delete(name);
-  return params.toString();
-}
-
-function parseBody(body: Buffer): Record<string, unknown> {
+function parseBody(body: Buffer): Json {
   if (!body.length) return {};
   try {
     const parsed = JSON.parse(body.toString('utf8'));
@@ -47,62 +42,95 @@ function indexReason(text: string): string {
   }
 }
 
+const methodNotAllowed = (message: string) => new DomainError(grpc.status.FAILED_PRECONDITION, message, [], { http_status: '405' });
+
+type Outgoing = { method: string; path: string; parameters: URLSearchParams; body?: Json };
+
 /**
- * Forward: checks the path against the end-point's allow-list, adds the
- * caller's built-in filter to searches, sends the request to the index and
- * streams its answer back (head first, then the body in chunks).
+ * Decides what goes to the index: the normalised path if the allow-list
+ * takes it with this method; for a filtered end-point only a search or count
+ * (the caller's filter added, `q` moved into the body, parameters and body
+ * keys from allow-lists) or a field list.
+ */
+export function outgoingRequest(endpoint: Endpoint, request: ForwardRequest__Output): Outgoing {
+  const method = request.method.toLowerCase();
+  const path = normalisePath(request.segments);
+  const verdict = allowListVerdict(endpoint.allowed, method, path);
+  if (verdict === 'method') throw methodNotAllowed(`Search request ${path} (${method.toUpperCase()}) is not allowed with this method.`);
+  if (verdict === 'path') throw badRequest(`Search request ${path} (${method.toUpperCase()}) disallowed by the proxy configuration.`);
+  const body = parseBody(request.body);
+
+  if (!endpoint.applyFilters) {
+    const parameters = new URLSearchParams(request.query);
+    for (const name of [...parameters.keys()]) if (API_PARAMETERS.has(name)) parameters.delete(name);
+    if (method === 'get' && Object.keys(body).length) {
+      if (path !== '_search' && path !== '_count') throw badRequest(`A GET to ${path} takes no body.`);
+      return { method: 'POST', path, parameters, body };
+    }
+    return { method: method.toUpperCase(), path, parameters, body: method === 'get' ? undefined : body };
+  }
+
+  const kind = filteredPathKind(path);
+  if (!kind) throw badRequest(`Search request ${path} cannot be filtered, so this proxy does not forward it.`);
+  if (kind === 'fields') {
+    if (method !== 'get') throw methodNotAllowed(`Search request ${path} is read-only.`);
+    if (Object.keys(body).length) throw badRequest(`A GET to ${path} takes no body.`);
+  }
+  const filtered = filteredRequest(kind, request.query, body);
+  if (kind === 'fields') return { method: 'GET', path, parameters: filtered.parameters };
+  const auth = request.auth;
+  let clauses: Json[];
+  try {
+    clauses = builtInClauses({
+      websiteId: auth?.websiteId ?? '0',
+      sharingWebsiteIds: auth?.sharingWebsiteIds ?? [],
+      userId: auth && auth.userId !== '0' ? auth.userId : undefined,
+      scope: auth?.scope ?? 'SCOPE_REPORTING',
+      connection: auth?.connection ?? undefined,
+      limitToWebsite: request.options?.limitToWebsite ?? false,
+      limitToOwnData: request.options?.limitToOwnData ?? false,
+      allowAnonymous: request.options?.allowAnonymous ?? false,
+    });
+  } catch (error) {
+    if (error instanceof FilterError) throw new DomainError(grpc.status.PERMISSION_DENIED, error.message);
+    throw error;
+  }
+  // A search always goes as a POST with the filtered body, whatever method it came with.
+  return { method: 'POST', path, parameters: filtered.parameters, body: applyFilter(filtered.body, clauses, { count: kind === 'count', alsoMust: filtered.queryStringClause }) };
+}
+
+/**
+ * Forward: checks the request (see outgoingRequest), sends it to the index
+ * and streams the answer back (head first, then the body in chunks). The
+ * index request is aborted when the client cancels.
  */
 export function forwardHandler(endpoints: Map<string, Endpoint>, timeoutMs: number, logger: Logger): grpc.handleServerStreamingCall<ForwardRequest__Output, ForwardChunk> {
   return (call) => {
+    const cancelled = new AbortController();
+    call.once('cancelled', () => cancelled.abort());
     const run = async () => {
       const request = call.request;
       const endpoint = endpoints.get(request.endpoint);
       if (!endpoint) throw notFound(`Unknown search end-point ${request.endpoint}`);
-      const method = request.method.toLowerCase();
-      if (!request.path || !isAllowed(endpoint.allowed, method, request.path)) {
-        throw badRequest(`Search request ${request.path} (${method.toUpperCase()}) disallowed by the proxy configuration.`);
-      }
-      let body = parseBody(request.body);
-      if (endpoint.applyFilters && SEARCH_PATH.test(request.path)) {
-        const auth = request.auth;
-        try {
-          body = applyFilter(
-            body,
-            builtInClauses({
-              websiteId: auth?.websiteId ?? '0',
-              sharingWebsiteIds: auth?.sharingWebsiteIds ?? [],
-              userId: auth && auth.userId !== '0' ? auth.userId : undefined,
-              scope: auth?.scope ?? 'SCOPE_REPORTING',
-              connection: auth?.connection ?? undefined,
-              limitToWebsite: request.options?.limitToWebsite ?? false,
-              limitToOwnData: request.options?.limitToOwnData ?? false,
-              allowAnonymous: request.options?.allowAnonymous ?? false,
-            }),
-          );
-        } catch (error) {
-          if (error instanceof FilterError) throw new DomainError(grpc.status.PERMISSION_DENIED, error.message);
-          throw error;
-        }
-      }
-      const params = new URLSearchParams(request.query);
-      if (params.get('debug') === 'true') {
-        call.write({ head: { status: 200, contentType: 'application/json' } });
-        call.write({ data: Buffer.from(JSON.stringify(body)) });
+      const outgoing = outgoingRequest(endpoint, request);
+      if (new URLSearchParams(request.query).get('debug') === 'true') {
+        await writeMessage(call, { head: { status: 200, contentType: 'application/json' } });
+        await writeMessage(call, { data: Buffer.from(JSON.stringify(outgoing.body ?? {})) });
         call.end();
         return;
       }
-      const query = forwardedQuery(request.query);
-      const target = `${endpoint.url}/${endpoint.index}/${request.path}${query ? `?${query}` : ''}`;
-      const sendsBody = Object.keys(body).length > 0 || method === 'post' || method === 'put';
+      const target = upstreamUrl(endpoint.url, endpoint.index, outgoing.path, outgoing.parameters);
       let response: Response;
       try {
         response = await fetch(target, {
-          method: sendsBody && method === 'get' ? 'POST' : method.toUpperCase(),
+          method: outgoing.method,
           headers: { 'content-type': 'application/json' },
-          body: sendsBody ? JSON.stringify(body) : undefined,
-          signal: AbortSignal.timeout(timeoutMs),
+          body: outgoing.body ? JSON.stringify(outgoing.body) : undefined,
+          signal: AbortSignal.any([AbortSignal.timeout(timeoutMs), cancelled.signal]),
+          redirect: 'error',
         });
       } catch (error) {
+        if (cancelled.signal.aborted) throw new CallEnded();
         logger.warn({ err: error, endpoint: request.endpoint }, 'search index unreachable');
         throw unavailable(`The search index of ${request.endpoint} cannot be reached.`);
       }
@@ -111,16 +139,19 @@ export function forwardHandler(endpoints: Map<string, Endpoint>, timeoutMs: numb
         if (response.status >= 500) throw unavailable(`The search index failed: ${reason}`);
         throw badRequest(reason);
       }
-      call.write({ head: { status: response.status, contentType: response.headers.get('content-type') ?? 'application/json' } });
-      if (response.body) {
-        for await (const chunk of Readable.fromWeb(response.body as import('node:stream/web').ReadableStream<Uint8Array>)) {
-          if (!call.write({ data: chunk as Buffer })) await new Promise((resolve) => call.once('drain', resolve));
-        }
+      const body = response.body ? Readable.fromWeb(response.body as import('node:stream/web').ReadableStream<Uint8Array>) : undefined;
+      try {
+        await writeMessage(call, { head: { status: response.status, contentType: response.headers.get('content-type') ?? 'application/json' } });
+        if (body) for await (const chunk of body) await writeMessage(call, { data: chunk as Buffer });
+        call.end();
+      } finally {
+        body?.destroy();
       }
-      call.end();
     };
     run().catch((error: unknown) => {
-      if (!(error instanceof DomainError)) logger.error({ err: error }, 'search forward failed');
+      if (error instanceof CallEnded || call.cancelled) return;
+      if (error instanceof RefusedRequest) error = badRequest(error.message);
+      else if (!(error instanceof DomainError)) logger.error({ err: error }, 'search forward failed');
       call.emit('error', toServiceError(error));
     });
   };

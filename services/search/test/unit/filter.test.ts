@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compileAllowList, compilePattern, isAllowed } from '../../src/domain/allow-list.ts';
+import { allowListVerdict, compileAllowList, compilePattern } from '../../src/domain/allow-list.ts';
 import { FilterError, applyFilter, builtInClauses, type Searcher } from '../../src/domain/filter.ts';
 
 const base: Searcher = { websiteId: '1', scope: 'SCOPE_REPORTING', limitToWebsite: false, limitToOwnData: false, allowAnonymous: false };
@@ -38,6 +38,15 @@ describe('builtInClauses', () => {
     expect(() => builtInClauses({ ...base, limitToOwnData: true })).toThrow(FilterError);
     expect(() => builtInClauses({ ...base, limitToOwnData: true, allowAnonymous: true })).not.toThrow();
   });
+
+  it('when a caller without a user asks for a user scope, then it keeps the website clause and the blurred records', () => {
+    for (const scope of ['SCOPE_USER', 'SCOPE_USER_WITHIN_WEBSITE']) {
+      const clauses = builtInClauses({ ...base, scope, sharingWebsiteIds: ['1'] });
+      expect(clauses).toContainEqual({ terms: { 'metadata.website.id': ['1'] } });
+      expect(JSON.stringify(clauses)).toContain('metadata.sensitivity_blur:B');
+      expect(JSON.stringify(clauses)).not.toContain('sensitivity_blur:F');
+    }
+  });
 });
 
 describe('applyFilter', () => {
@@ -61,15 +70,23 @@ describe('applyFilter', () => {
 describe('allow-list', () => {
   it('when patterns use PHP delimiters or are bare, then both compile', () => {
     expect(compilePattern('/^_search/').test('_search')).toBe(true);
-    expect(compilePattern('/^DOC/i').test('doc/1')).toBe(true);
+    expect(compilePattern('/^DOC/i').test('doc')).toBe(true);
     expect(compilePattern('^_mapping').test('_mapping')).toBe(true);
   });
 
-  it('when a method has no entry, then nothing is allowed for it; no list allows anything', () => {
+  it('when a pattern is not anchored at the end, then it still matches the whole path only', () => {
+    for (const path of ['_searchx', '_search/../_count', '_searchx/../../other/_doc/1', '_search?', '_search\n_count']) {
+      expect(compilePattern('^_search').test(path), path).toBe(false);
+      expect(compilePattern('/_search/').test(path), path).toBe(false);
+    }
+    expect(compilePattern('/^_mapping/m').test('x\n_mapping')).toBe(false);
+  });
+
+  it('when a method has no entry, then nothing is allowed for it (405 if another method takes the path); no list allows anything', () => {
     const list = compileAllowList({ get: { '^_search': 'search' } });
-    expect(isAllowed(list, 'GET', '_search')).toBe(true);
-    expect(isAllowed(list, 'post', '_search')).toBe(false);
-    expect(isAllowed(list, 'get', '_delete_by_query')).toBe(false);
-    expect(isAllowed(undefined, 'delete', 'anything')).toBe(true);
+    expect(allowListVerdict(list, 'GET', '_search')).toBe('allowed');
+    expect(allowListVerdict(list, 'post', '_search')).toBe('method');
+    expect(allowListVerdict(list, 'get', '_delete_by_query')).toBe('path');
+    expect(allowListVerdict(undefined, 'delete', 'anything')).toBe('allowed');
   });
 });

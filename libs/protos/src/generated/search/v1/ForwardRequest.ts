@@ -7,18 +7,18 @@ export interface ForwardRequest {
   'auth'?: (_common_v1_AuthContext | null);
   'endpoint'?: (string);
   'method'?: (string);
-  'path'?: (string);
   'query'?: (string);
   'body'?: (Buffer | Uint8Array | string);
   'options'?: (_search_v1_SearchOptions | null);
+  'segments'?: (string)[];
 }
 
 export interface ForwardRequest__Output {
   'auth': (_common_v1_AuthContext__Output | null);
   'endpoint': (string);
   'method': (string);
-  'path': (string);
   'query': (string);
   'body': (Buffer);
   'options': (_search_v1_SearchOptions__Output | null);
+  'segments': (string)[];
 }
