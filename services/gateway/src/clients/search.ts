@@ -5,7 +5,7 @@ export type ForwardCall = {
   auth: AuthContext | undefined;
   endpoint: string;
   method: string;
-  path: string;
+  segments: string[];
   query: string;
   body: Buffer;
   options: SearchOptions;
