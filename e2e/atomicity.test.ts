@@ -14,7 +14,7 @@ async function startRecords(): Promise<{ child: ChildProcess; address: string }>
   const port = await freePort();
   const child = spawn(process.execPath, ['--conditions=development', '--disable-warning=ExperimentalWarning', 'src/main.ts'], {
     cwd: fileURLToPath(new URL('../services/records', import.meta.url)),
-    env: { ...process.env, DATABASE_URL: inject('databaseUrl'), GRPC_HOST: '127.0.0.1', GRPC_PORT: String(port), METRICS_PORT: '0', LOG_LEVEL: 'silent', OTEL_SDK_DISABLED: 'true', REFERENCE_CACHE_TTL_MS: '0' },
+    env: { ...process.env, DATABASE_URL: inject('databaseUrl'), INTERNAL_AUTH_SECRET: inject('internalSecret'), GRPC_HOST: '127.0.0.1', GRPC_PORT: String(port), METRICS_PORT: '0', LOG_LEVEL: 'silent', OTEL_SDK_DISABLED: 'true', REFERENCE_CACHE_TTL_MS: '0' },
     stdio: 'ignore',
   });
   const address = `127.0.0.1:${port}`;

@@ -10,6 +10,7 @@ function replica(): ChildProcess {
     env: {
       ...process.env,
       DATABASE_URL: inject('databaseUrl'),
+      INTERNAL_AUTH_SECRET: inject('internalSecret'),
       GRPC_HOST: '127.0.0.1',
       GRPC_PORT: '0',
       METRICS_PORT: '0',

@@ -2,6 +2,7 @@
 // DATABASE_URL is given), records, search, reports, media, then the gateway. Used by `pnpm start`,
 // the e2e tests and the benchmark.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -34,6 +35,8 @@ export type Suite = {
   reportsAddress: string;
   mediaAddress: string;
   demoPrivateKey: string;
+  /** The secret the services sign their calls to each other with. */
+  internalSecret: string;
   processes: { records: ChildProcess; reports: ChildProcess; search: ChildProcess; media: ChildProcess; gateway: ChildProcess };
   stop: () => Promise<void>;
 };
@@ -127,7 +130,9 @@ export async function startSuite(options: SuiteOptions = {}): Promise<Suite> {
     const recordsAddress = `127.0.0.1:${recordsPort}`;
     const mediaPort = options.mediaPort ?? (await freePort());
     const mediaAddress = `127.0.0.1:${mediaPort}`;
-    const common = { DATABASE_URL: databaseUrl, ...options.env };
+    // One secret per run unless one is configured: every service of the run shares it.
+    const internalSecret = options.env?.INTERNAL_AUTH_SECRET ?? process.env.INTERNAL_AUTH_SECRET ?? randomBytes(32).toString('hex');
+    const common = { DATABASE_URL: databaseUrl, INTERNAL_AUTH_SECRET: internalSecret, ...options.env };
 
     progress('starting records');
     const metricsPort = (name: 'gateway' | 'records' | 'search' | 'reports' | 'media') => String(options.metricsPorts?.[name] ?? 0);
@@ -188,6 +193,7 @@ export async function startSuite(options: SuiteOptions = {}): Promise<Suite> {
       reportsAddress,
       mediaAddress,
       demoPrivateKey,
+      internalSecret,
       processes: { records, reports, search, media, gateway },
       async stop() {
         rmSync(suiteFile, { force: true });

@@ -14,7 +14,7 @@ export type ExtraGateway = { url: string; services: string; stop: () => void };
 function spawnService(name: string, env: Record<string, string>): ChildProcess {
   return spawn(process.execPath, ['--conditions=development', '--disable-warning=ExperimentalWarning', 'src/main.ts'], {
     cwd: fileURLToPath(new URL(`../../services/${name}`, import.meta.url)),
-    env: { ...process.env, METRICS_PORT: '0', LOG_LEVEL: 'silent', OTEL_SDK_DISABLED: 'true', ...env },
+    env: { ...process.env, METRICS_PORT: '0', LOG_LEVEL: 'silent', OTEL_SDK_DISABLED: 'true', INTERNAL_AUTH_SECRET: inject('internalSecret'), ...env },
     stdio: 'ignore',
   });
 }
@@ -47,6 +47,7 @@ export async function startGateway(config: Record<string, unknown>, env: Record<
       METRICS_PORT: '0',
       REX_CONFIG: configFile,
       AUTH_CACHE_TTL_MS: '0',
+      INTERNAL_AUTH_SECRET: inject('internalSecret'),
       LOG_LEVEL: 'silent',
       OTEL_SDK_DISABLED: 'true',
       ...env,

@@ -22,6 +22,7 @@ declare module 'vitest' {
     reportsAddress: string;
     mediaAddress: string;
     dataDir: string;
+    internalSecret: string;
   }
 }
 
@@ -57,6 +58,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide('databaseUrl', databaseUrl);
   project.provide('recordsAddress', suite.recordsAddress);
   project.provide('demoPrivateKey', suite.demoPrivateKey);
+  project.provide('internalSecret', suite.internalSecret);
   project.provide('otlpUrl', otlp.url);
   project.provide('gatewayMetricsUrl', `http://127.0.0.1:${gatewayMetricsPort}/metrics`);
   project.provide('recordsMetricsUrl', `http://127.0.0.1:${recordsMetricsPort}/metrics`);

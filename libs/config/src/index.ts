@@ -28,6 +28,11 @@ export function loadEnv<S extends z.ZodType>(schema: S, env: Record<string, stri
 export const CommonEnv = z.object({
   LOG_LEVEL: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info').describe('log level'),
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464).describe('port of /metrics; 0 picks a free one'),
+  METRICS_HOST: z.string().default('127.0.0.1').describe('listen address of /metrics; a container sets 0.0.0.0'),
+  INTERNAL_AUTH_SECRET: z
+    .string({ error: 'required: the secret (32+ characters) every rex service shares to sign calls between them' })
+    .min(32, 'must be at least 32 characters')
+    .describe('secret shared by the rex services; calls between them are signed with it (npm start generates one)'),
   SHUTDOWN_DELAY_MS: z.coerce.number().int().min(0).default(0).describe('wait after failing readiness before draining'),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000).describe('longest drain before in-flight work is cut'),
 });

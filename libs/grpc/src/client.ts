@@ -1,5 +1,6 @@
 import * as grpc from '@grpc/grpc-js';
 import { grpcClientDuration, use } from '@rex/telemetry';
+import { grantInterceptor } from './call-grant.ts';
 
 use(grpcClientDuration);
 
@@ -11,6 +12,11 @@ export const CHANNEL_OPTIONS: grpc.ChannelOptions = {
   'grpc.initial_reconnect_backoff_ms': 200,
   'grpc.max_reconnect_backoff_ms': 2_000,
 };
+
+/** Channel options of a client of another rex service: its calls carry a signed grant. */
+export function clientOptions(secret: Buffer): grpc.ClientOptions {
+  return { ...CHANNEL_OPTIONS, interceptors: [grantInterceptor(secret)] };
+}
 
 type UnaryMethod<Q, R> = (
   request: Q,

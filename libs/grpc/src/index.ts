@@ -14,5 +14,6 @@ export {
   type DecodedError,
 } from './errors.ts';
 export { unary, startGrpcServer, type GrpcServer } from './server.ts';
-export { callUnary, isServiceError, CHANNEL_OPTIONS } from './client.ts';
+export { callUnary, isServiceError, CHANNEL_OPTIONS, clientOptions } from './client.ts';
+export { callSecret, checkFirstMessage, grantInterceptor, requireGrants, GrantRefused } from './call-grant.ts';
 export { writeMessage, CallEnded } from './stream.ts';

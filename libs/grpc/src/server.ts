@@ -3,6 +3,7 @@ import * as grpc from '@grpc/grpc-js';
 import { HealthImplementation } from 'grpc-health-check';
 import type { Logger } from '@rex/logger';
 import { grpcDuration, grpcHandled, use } from '@rex/telemetry';
+import { requireGrants } from './call-grant.ts';
 import { DomainError, toServiceError } from './errors.ts';
 
 use(grpcHandled);
@@ -52,6 +53,8 @@ export type GrpcServer = {
  */
 export async function startGrpcServer(options: {
   services: { name: string; definition: grpc.ServiceDefinition; handlers: grpc.UntypedServiceImplementation }[];
+  /** The secret the services share: calls without a valid grant are refused (health checks excepted). */
+  secret: Buffer;
   host?: string;
   port: number;
   /**
@@ -64,11 +67,12 @@ export async function startGrpcServer(options: {
   const server = new grpc.Server({ 'grpc.keepalive_permit_without_calls': 1 });
   const health = new HealthImplementation({ '': 'SERVING' });
   for (const { name, definition, handlers } of options.services) {
-    server.addService(definition, handlers);
+    const guarded = requireGrants(options.secret, definition, handlers);
+    server.addService(guarded.definition, guarded.handlers);
     health.setStatus(name, 'NOT_SERVING');
   }
   health.addToServer(server);
-  const address = `${options.host ?? '0.0.0.0'}:${options.port}`;
+  const address = `${options.host ?? '127.0.0.1'}:${options.port}`;
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync(address, grpc.ServerCredentials.createInsecure(), (error, bound) => (error ? reject(error) : resolve(bound))),
   );

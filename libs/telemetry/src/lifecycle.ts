@@ -12,10 +12,11 @@ export async function runService(options: {
   name: string;
   logger: Logger;
   metricsPort: number;
+  metricsHost?: string;
   start: () => Promise<{ stop: () => Promise<void> }>;
 }): Promise<void> {
   const { logger } = options;
-  const metrics = await startMetricsServer(options.metricsPort);
+  const metrics = await startMetricsServer(options.metricsPort, options.metricsHost);
   const service = await options.start().catch((error: unknown) => {
     logger.fatal({ err: error }, `${options.name} failed to start`);
     process.exit(1);

@@ -46,7 +46,7 @@ export function use<M extends client.Metric>(metric: M): M {
 export { client as prom };
 
 /** Serves GET /metrics on its own port, away from client traffic. */
-export async function startMetricsServer(port: number, host = '0.0.0.0'): Promise<{ server: Server; port: number }> {
+export async function startMetricsServer(port: number, host = '127.0.0.1'): Promise<{ server: Server; port: number }> {
   const server = createServer((req, res) => {
     if (req.method === 'GET' && req.url?.split('?')[0] === '/metrics') {
       registry.metrics().then(

@@ -1,7 +1,7 @@
 import { CommonEnv, z } from '@rex/config';
 
 export const GatewayEnv = CommonEnv.extend({
-  GATEWAY_HOST: z.string().default('0.0.0.0').describe('HTTP listen address'),
+  GATEWAY_HOST: z.string().default('127.0.0.1').describe('HTTP listen address; a container sets 0.0.0.0'),
   GATEWAY_PORT: z.coerce.number().int().min(0).max(65535).default(8080).describe('HTTP listen port'),
   DATABASE_URL: z.string().min(1).describe('PostgreSQL connection string (schema auth)'),
   REX_CONFIG: z.string().optional().describe('REST configuration file (YAML or JSON); unset → the development configuration'),

@@ -10,4 +10,4 @@ const logger = createLogger('gateway', config.LOG_LEVEL);
 
 const restConfig = loadRestConfigOrExit(config.REX_CONFIG);
 
-await runService({ name: 'gateway', logger, metricsPort: config.METRICS_PORT, start: () => startGateway(config, logger, restConfig) });
+await runService({ name: 'gateway', logger, metricsPort: config.METRICS_PORT, metricsHost: config.METRICS_HOST, start: () => startGateway(config, logger, restConfig) });

@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createPool, isReachable, migrate } from '@rex/db';
+import { callSecret } from '@rex/grpc';
 import type { Logger } from '@rex/logger';
 import { createApp } from './app.ts';
 import { SCOPE_TASKS } from './auth/caller.ts';
@@ -33,11 +34,12 @@ export async function startGateway(config: GatewayConfig, logger: Logger, restCo
   const applied = await migrate(pool, SCHEMA, migrations());
   if (applied.length) logger.info({ applied }, 'migrations applied');
 
+  const secret = callSecret(config.INTERNAL_AUTH_SECRET);
   const directory = createDirectory(pool, config.AUTH_CACHE_TTL_MS);
-  const records = createRecordsClient(config.RECORDS_ADDR, config.GRPC_DEADLINE_MS);
-  const search = createSearchClient(config.SEARCH_ADDR, config.SEARCH_DEADLINE_MS);
-  const reports = createReportsClient(config.REPORTS_ADDR, config.GRPC_DEADLINE_MS, config.REPORT_DEADLINE_MS);
-  const media = createMediaClient(config.MEDIA_ADDR, config.UPLOAD_DEADLINE_MS);
+  const records = createRecordsClient(config.RECORDS_ADDR, secret, config.GRPC_DEADLINE_MS);
+  const search = createSearchClient(config.SEARCH_ADDR, secret, config.SEARCH_DEADLINE_MS);
+  const reports = createReportsClient(config.REPORTS_ADDR, secret, config.GRPC_DEADLINE_MS, config.REPORT_DEADLINE_MS);
+  const media = createMediaClient(config.MEDIA_ADDR, secret, config.UPLOAD_DEADLINE_MS);
 
   let stopping = false;
   let databaseReachable = true;

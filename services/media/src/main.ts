@@ -10,4 +10,4 @@ const logger = createLogger('media', config.LOG_LEVEL);
 
 const restConfig = loadRestConfigOrExit(config.REX_CONFIG);
 
-await runService({ name: 'media', logger, metricsPort: config.METRICS_PORT, start: () => startMediaServer(config, restConfig, logger) });
+await runService({ name: 'media', logger, metricsPort: config.METRICS_PORT, metricsHost: config.METRICS_HOST, start: () => startMediaServer(config, restConfig, logger) });

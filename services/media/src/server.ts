@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { createPool, superviseDatabase, type Pool } from '@rex/db';
-import { startGrpcServer } from '@rex/grpc';
+import { callSecret, startGrpcServer } from '@rex/grpc';
 import type { Logger } from '@rex/logger';
 import { mediaV1 } from '@rex/protos';
 import type { RestConfig } from '@rex/rest-config';
@@ -35,6 +35,7 @@ export async function startMediaServer(config: MediaConfig, restConfig: RestConf
     reserveSeconds: config.MEDIA_RESERVE_TTL_S,
   });
   const server = await startGrpcServer({
+    secret: callSecret(config.INTERNAL_AUTH_SECRET),
     host: config.GRPC_HOST,
     port: config.GRPC_PORT,
     receiveWindow: 8 * 1024 * 1024,

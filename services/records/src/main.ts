@@ -7,4 +7,4 @@ import { startRecordsServer } from './server.ts';
 const config = loadEnv(RecordsEnv);
 const logger = createLogger('records', config.LOG_LEVEL);
 
-await runService({ name: 'records', logger, metricsPort: config.METRICS_PORT, start: () => startRecordsServer(config, logger) });
+await runService({ name: 'records', logger, metricsPort: config.METRICS_PORT, metricsHost: config.METRICS_HOST, start: () => startRecordsServer(config, logger) });

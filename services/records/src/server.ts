@@ -1,5 +1,5 @@
 import { createPool, superviseDatabase, type Pool } from '@rex/db';
-import { startGrpcServer, type GrpcServer } from '@rex/grpc';
+import { callSecret, startGrpcServer, type GrpcServer } from '@rex/grpc';
 import type { Logger } from '@rex/logger';
 import { recordsV1 } from '@rex/protos';
 import type { RecordsConfig } from './config.ts';
@@ -29,9 +29,10 @@ export type RecordsServer = { port: number; stop: () => Promise<void> };
 export async function startRecordsServer(config: RecordsConfig, logger: Logger): Promise<RecordsServer> {
   const pool: Pool = createPool(config.DATABASE_URL, { max: config.DB_POOL_MAX, applicationName: 'rex-records' });
   const reference = createReferenceData(pool, config.REFERENCE_CACHE_TTL_MS);
-  const mediaClient = config.MEDIA_ADDR ? createMediaClient(config.MEDIA_ADDR, config.GRPC_DEADLINE_MS) : undefined;
+  const mediaClient = config.MEDIA_ADDR ? createMediaClient(config.MEDIA_ADDR, callSecret(config.INTERNAL_AUTH_SECRET), config.GRPC_DEADLINE_MS) : undefined;
   const claims = createMediaClaims(pool, mediaClient, logger);
   const grpcServer: GrpcServer = await startGrpcServer({
+    secret: callSecret(config.INTERNAL_AUTH_SECRET),
     host: config.GRPC_HOST,
     port: config.GRPC_PORT,
     services: [

@@ -7,4 +7,4 @@ import { startReportsServer } from './server.ts';
 const config = loadEnv(ReportsEnv);
 const logger = createLogger('reports', config.LOG_LEVEL);
 
-await runService({ name: 'reports', logger, metricsPort: config.METRICS_PORT, start: () => startReportsServer(config, logger) });
+await runService({ name: 'reports', logger, metricsPort: config.METRICS_PORT, metricsHost: config.METRICS_HOST, start: () => startReportsServer(config, logger) });

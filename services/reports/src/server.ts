@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { createPool, superviseDatabase, type Pool } from '@rex/db';
-import { startGrpcServer } from '@rex/grpc';
+import { callSecret, startGrpcServer } from '@rex/grpc';
 import type { Logger } from '@rex/logger';
 import { reportsV1 } from '@rex/protos';
 import type { ReportsConfig } from './config.ts';
@@ -27,6 +27,7 @@ export async function startReportsServer(config: ReportsConfig, logger: Logger) 
     ? createPool(config.REPORTS_DATABASE_URL, { max: config.DB_POOL_MAX, applicationName: 'rex-reports-read', statementTimeoutMs: config.REPORT_TIMEOUT_MS })
     : createPool(config.DATABASE_URL, { max: config.DB_POOL_MAX, applicationName: 'rex-reports-read', statementTimeoutMs: config.REPORT_TIMEOUT_MS });
   const server = await startGrpcServer({
+    secret: callSecret(config.INTERNAL_AUTH_SECRET),
     host: config.GRPC_HOST,
     port: config.GRPC_PORT,
     services: [{ name: SERVICE_NAME, definition: reportsV1.ReportsService.service, handlers: { ...reportHandlers(catalogue, readPool, logger), ...exchangeHandlers(readPool, logger) } }],

@@ -10,4 +10,4 @@ const logger = createLogger('search', config.LOG_LEVEL);
 
 const restConfig = loadRestConfigOrExit(config.REX_CONFIG);
 
-await runService({ name: 'search', logger, metricsPort: config.METRICS_PORT, start: () => startSearchServer(config, restConfig, logger) });
+await runService({ name: 'search', logger, metricsPort: config.METRICS_PORT, metricsHost: config.METRICS_HOST, start: () => startSearchServer(config, restConfig, logger) });

@@ -1,4 +1,4 @@
-import { startGrpcServer } from '@rex/grpc';
+import { callSecret, startGrpcServer } from '@rex/grpc';
 import type { Logger } from '@rex/logger';
 import { searchV1 } from '@rex/protos';
 import type { RestConfig } from '@rex/rest-config';
@@ -11,6 +11,7 @@ export const SERVICE_NAME = 'search.v1.SearchService';
 export async function startSearchServer(config: SearchConfig, restConfig: RestConfig, logger: Logger) {
   const endpoints = endpointsOf(restConfig);
   const server = await startGrpcServer({
+    secret: callSecret(config.INTERNAL_AUTH_SECRET),
     host: config.GRPC_HOST,
     port: config.GRPC_PORT,
     services: [{ name: SERVICE_NAME, definition: searchV1.SearchService.service, handlers: { Forward: forwardHandler(endpoints, config.INDEX_TIMEOUT_MS, logger) } }],

@@ -1,4 +1,4 @@
-import { CHANNEL_OPTIONS, grpc } from '@rex/grpc';
+import { clientOptions, grpc } from '@rex/grpc';
 import { mediaV1, type AuthContext, type DownloadChunk__Output, type MediaServiceClient, type QueuedFile__Output, type UploadRequest } from '@rex/protos';
 
 export type Upload = {
@@ -8,8 +8,8 @@ export type Upload = {
 };
 
 /** The gateway's client of the media service: uploads stream in, downloads stream out. */
-export function createMediaClient(address: string, deadlineMs: number) {
-  const client = new mediaV1.MediaService(address, grpc.credentials.createInsecure(), CHANNEL_OPTIONS) as MediaServiceClient;
+export function createMediaClient(address: string, secret: Buffer, deadlineMs: number) {
+  const client = new mediaV1.MediaService(address, grpc.credentials.createInsecure(), clientOptions(secret)) as MediaServiceClient;
   return {
     upload(header: { auth: AuthContext; field: string; filename: string }): Upload {
       let stream!: grpc.ClientWritableStream<UploadRequest>;

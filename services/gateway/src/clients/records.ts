@@ -1,4 +1,4 @@
-import { CHANNEL_OPTIONS, callUnary, grpc } from '@rex/grpc';
+import { clientOptions, callUnary, grpc } from '@rex/grpc';
 import {
   recordsV1,
   type AuthContext,
@@ -34,8 +34,8 @@ import {
 const SERVICE = 'records.v1.RecordsService';
 
 /** The gateway's one typed client of the records service; every call carries a deadline. */
-export function createRecordsClient(address: string, deadlineMs: number) {
-  const client = new recordsV1.RecordsService(address, grpc.credentials.createInsecure(), CHANNEL_OPTIONS) as RecordsServiceClient;
+export function createRecordsClient(address: string, secret: Buffer, deadlineMs: number) {
+  const client = new recordsV1.RecordsService(address, grpc.credentials.createInsecure(), clientOptions(secret)) as RecordsServiceClient;
   const call = <R>(method: string, request: object) => callUnary<object, R>(client, SERVICE, method, request, deadlineMs);
   return {
     createSample: (auth: AuthContext, submission: Submission, idempotencyKey = '') =>

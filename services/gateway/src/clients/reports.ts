@@ -1,4 +1,4 @@
-import { CHANNEL_OPTIONS, callUnary, grpc } from '@rex/grpc';
+import { clientOptions, callUnary, grpc } from '@rex/grpc';
 import {
   reportsV1,
   type AuthContext,
@@ -15,8 +15,8 @@ import {
 const SERVICE = 'reports.v1.ReportsService';
 
 /** The gateway's client of the reports service; every call carries a deadline. */
-export function createReportsClient(address: string, deadlineMs: number, runDeadlineMs: number) {
-  const client = new reportsV1.ReportsService(address, grpc.credentials.createInsecure(), CHANNEL_OPTIONS) as ReportsServiceClient;
+export function createReportsClient(address: string, secret: Buffer, deadlineMs: number, runDeadlineMs: number) {
+  const client = new reportsV1.ReportsService(address, grpc.credentials.createInsecure(), clientOptions(secret)) as ReportsServiceClient;
   return {
     listFolder: (auth: AuthContext, path: string, access: ReportAccess) =>
       callUnary<object, ListFolderResponse__Output>(client, SERVICE, 'ListFolder', { auth, path, access }, deadlineMs),

@@ -1,4 +1,4 @@
-import { CHANNEL_OPTIONS, grpc } from '@rex/grpc';
+import { clientOptions, grpc } from '@rex/grpc';
 import { searchV1, type AuthContext, type ForwardChunk__Output, type SearchOptions, type SearchServiceClient } from '@rex/protos';
 
 export type ForwardCall = {
@@ -12,8 +12,8 @@ export type ForwardCall = {
 };
 
 /** The gateway's client of the search service: a server-streaming forward with a deadline. */
-export function createSearchClient(address: string, deadlineMs: number) {
-  const client = new searchV1.SearchService(address, grpc.credentials.createInsecure(), CHANNEL_OPTIONS) as SearchServiceClient;
+export function createSearchClient(address: string, secret: Buffer, deadlineMs: number) {
+  const client = new searchV1.SearchService(address, grpc.credentials.createInsecure(), clientOptions(secret)) as SearchServiceClient;
   return {
     forward: (request: ForwardCall): grpc.ClientReadableStream<ForwardChunk__Output> => client.Forward(request, { deadline: Date.now() + deadlineMs }),
     close: () => client.close(),

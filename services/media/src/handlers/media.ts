@@ -1,4 +1,4 @@
-import { DomainError, grpc, invalid, toServiceError, unary } from '@rex/grpc';
+import { DomainError, GrantRefused, checkFirstMessage, grpc, invalid, toServiceError, unary } from '@rex/grpc';
 import type { Logger } from '@rex/logger';
 import type {
   ClaimRequest__Output,
@@ -49,6 +49,12 @@ export function mediaHandlers(queue: MediaQueue, logger: Logger): MediaServiceHa
         const messages = call[Symbol.asyncIterator]();
         const first = await messages.next();
         if (first.done || first.value.part !== 'header' || !first.value.header) throw invalid({ file: 'The upload must start with its header.' });
+        try {
+          checkFirstMessage(call, first.value);
+        } catch (error) {
+          if (error instanceof GrantRefused) throw new DomainError(grpc.status.UNAUTHENTICATED, error.message);
+          throw error;
+        }
         const { auth, field, filename } = first.value.header;
         const rest = { [Symbol.asyncIterator]: () => messages };
         return queue.upload({ auth, field, filename }, fileData(rest));

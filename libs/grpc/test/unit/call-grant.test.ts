@@ -1,0 +1,72 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as grpc from '@grpc/grpc-js';
+import { recordsV1, type AuthContext, type RecordsServiceClient } from '@rex/protos';
+import { CHANNEL_OPTIONS, clientOptions } from '../../src/client.ts';
+import { callSecret } from '../../src/call-grant.ts';
+import { startGrpcServer, type GrpcServer } from '../../src/server.ts';
+
+const secret = callSecret('a-secret-the-services-share-0123456789');
+const FORGED: AuthContext = { entity: 'ENTITY_USER' as const, websiteId: '1', userId: '1', scope: 'SCOPE_USER' as const, method: 'jwtUser', sharingWebsiteIds: [], siteRole: 1 };
+
+let server: GrpcServer;
+let address: string;
+
+beforeAll(async () => {
+  server = await startGrpcServer({
+    secret,
+    port: 0,
+    services: [
+      {
+        name: 'records.v1.RecordsService',
+        definition: recordsV1.RecordsService.service,
+        handlers: {
+          GetSample: (call: grpc.ServerUnaryCall<{ auth: { userId: string } }, unknown>, callback: grpc.sendUnaryData<unknown>) =>
+            callback(null, { values: {}, version: `user ${call.request.auth.userId}` }),
+        },
+      },
+    ],
+  });
+  address = `127.0.0.1:${server.port}`;
+});
+
+afterAll(() => server.server.forceShutdown());
+
+function getSample(options: grpc.ClientOptions, auth = FORGED): Promise<{ error?: grpc.ServiceError; version?: string }> {
+  const client = new recordsV1.RecordsService(address, grpc.credentials.createInsecure(), options) as RecordsServiceClient;
+  return new Promise((resolve) => {
+    client.GetSample({ auth, id: 1 }, { deadline: Date.now() + 5_000 }, (error, response) => {
+      client.close();
+      resolve(error ? { error } : { version: response?.version });
+    });
+  });
+}
+
+/** A client that signs one message and sends another, as a replayed grant would. */
+const swapping = (): grpc.Interceptor => (options, nextCall) =>
+  new grpc.InterceptingCall(nextCall(options), {
+    sendMessage(_message, next) {
+      next({ auth: { ...FORGED, userId: '99' }, id: 1 });
+    },
+  });
+
+describe('calls between services', () => {
+  it('when a call carries no grant (a direct call with a forged caller), then UNAUTHENTICATED and the handler never runs', async () => {
+    const { error } = await getSample(CHANNEL_OPTIONS);
+    expect(error?.code).toBe(grpc.status.UNAUTHENTICATED);
+  });
+
+  it('when the grant is signed with another secret, then UNAUTHENTICATED', async () => {
+    const { error } = await getSample(clientOptions(callSecret('not-the-secret-the-services-share-xx')));
+    expect(error?.code).toBe(grpc.status.UNAUTHENTICATED);
+  });
+
+  it('when a valid grant comes with another message than the one it signed, then UNAUTHENTICATED', async () => {
+    const options = clientOptions(secret);
+    const { error } = await getSample({ ...options, interceptors: [...(options.interceptors ?? []), swapping()] });
+    expect(error?.code).toBe(grpc.status.UNAUTHENTICATED);
+  });
+
+  it('when a service signs its call with the shared secret, then the handler answers it', async () => {
+    expect(await getSample(clientOptions(secret))).toEqual({ version: 'user 1' });
+  });
+});
