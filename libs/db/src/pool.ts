@@ -6,22 +6,32 @@ pg.types.setTypeParser(pg.types.builtins.DATE, (value) => value);
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => value);
 
 export type Pool = pg.Pool;
+
+export const DEFAULT_STATEMENT_TIMEOUT_MS = 30_000;
+export const DEFAULT_IDLE_IN_TRANSACTION_TIMEOUT_MS = 30_000;
 export type PoolClient = pg.PoolClient;
 
 export function createPool(
   connectionString: string,
-  options: { max?: number; applicationName?: string; statementTimeoutMs?: number } = {},
+  options: { max?: number; applicationName?: string; statementTimeoutMs?: number; idleInTransactionTimeoutMs?: number } = {},
 ): pg.Pool {
   const pool = new pg.Pool({
     connectionString,
     max: options.max ?? 10,
     application_name: options.applicationName,
-    statement_timeout: options.statementTimeoutMs,
+    // No statement and no open transaction holds a connection for ever.
+    statement_timeout: options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS,
+    idle_in_transaction_session_timeout: options.idleInTransactionTimeoutMs ?? DEFAULT_IDLE_IN_TRANSACTION_TIMEOUT_MS,
     connectionTimeoutMillis: 5_000,
     idleTimeoutMillis: 30_000,
   });
-  // An idle client losing its connection must not crash the process.
+  // A client losing its connection (a database restart, a terminated backend)
+  // must not crash the process, idle or checked out: the query in flight
+  // fails with the error, and the pool discards the client.
   pool.on('error', () => undefined);
+  pool.on('connect', (client) => {
+    client.on('error', () => undefined);
+  });
   return pool;
 }
 

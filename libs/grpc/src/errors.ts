@@ -46,9 +46,34 @@ const DETAILS_KEY = 'grpc-status-details-bin';
 /** Marks a status raised by a handler, as opposed to one from the transport (no connection, deadline). */
 const DOMAIN_KEY = 'rex-domain-error';
 
+const CONNECTION_ERRORS = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH']);
+
+/**
+ * A lost or refused database connection (a restart, a failover, a
+ * terminated backend): the request may be retried, so it is UNAVAILABLE
+ * rather than INTERNAL.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string') {
+    // 08: connection exception; 57P01-57P03: admin or crash shutdown, cannot connect now; 53300: too many connections.
+    if (code.startsWith('08') || code === '57P01' || code === '57P02' || code === '57P03' || code === '53300') return true;
+    if (CONNECTION_ERRORS.has(code)) return true;
+  }
+  return /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed/.test(error.message);
+}
+
+/** A statement cut by statement_timeout or a cancel: 57014. */
+export function isStatementTimeout(error: unknown): boolean {
+  return error instanceof Error && (error as { code?: unknown }).code === '57014';
+}
+
 /** Turns any thrown value into a grpc status; unknown errors become INTERNAL with a generic message. */
 export function toServiceError(error: unknown): Partial<grpc.StatusObject> {
   if (!(error instanceof DomainError)) {
+    if (isDatabaseUnavailable(error)) return { code: grpc.status.UNAVAILABLE, details: 'The database is unavailable; try again shortly.' };
+    if (isStatementTimeout(error)) return { code: grpc.status.DEADLINE_EXCEEDED, details: 'The database did not answer in time.' };
     return { code: grpc.status.INTERNAL, details: 'Internal error' };
   }
   const metadata = new grpc.Metadata();

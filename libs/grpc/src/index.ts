@@ -9,6 +9,8 @@ export {
   conflict,
   unavailable,
   toServiceError,
+  isDatabaseUnavailable,
+  isStatementTimeout,
   decodeServiceError,
   type FieldViolation,
   type DecodedError,

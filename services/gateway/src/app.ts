@@ -26,6 +26,8 @@ export type AppOptions = {
   bodyLimit: string;
   trustProxy: string;
   isReady: () => boolean;
+  /** Longest wait for a request's body, except on upload routes (408 after it). */
+  bodyTimeoutMs: number;
 };
 
 function recordDuration(req: Request, res: Response, next: NextFunction): void {
@@ -62,6 +64,26 @@ function bodyParserError(error: { type?: string; status?: number }): HttpError |
   }
 }
 
+/**
+ * A body that has not arrived within `ms` is answered 408 and the connection
+ * closed; upload routes are exempt (their limit is the server's request timeout).
+ */
+function bodyDeadline(ms: number) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    if (req.complete) return next();
+    const timer = setTimeout(() => {
+      if (req.complete || res.headersSent) return;
+      res.status(408).set('Connection', 'close').json(errorBody(408, 'The request body did not arrive in time.'));
+      res.once('finish', () => req.destroy());
+    }, ms);
+    timer.unref();
+    const clear = () => clearTimeout(timer);
+    req.once('end', clear);
+    req.once('close', clear);
+    next();
+  };
+}
+
 type Handler = (req: Request, res: Response) => Promise<void>;
 const handle = (fn: Handler) => (req: Request, res: Response, next: NextFunction) => fn(req, res).catch(next);
 
@@ -70,6 +92,7 @@ function apiRouter(options: AppOptions): express.Router {
   const router = express.Router();
   const cors = createCors(options.config);
   const authenticateFor = authenticate(options.config, options.authenticators, options.completeCaller);
+  const bodyWithin = bodyDeadline(options.bodyTimeoutMs);
   const jsonBody = [requireJson, express.json({ limit: options.bodyLimit, strict: false })];
   const limits = options.config.rate_limit;
   const perAddress = limits?.per_address ? new RateLimiter(limits.per_address).middleware((req) => req.ip) : undefined;
@@ -90,6 +113,7 @@ function apiRouter(options: AppOptions): express.Router {
       ...(perAddress ? [perAddress] : []),
       ...(route.open ? [] : [authenticateFor(route.resource), admitted]),
       ...(perCredential && !route.open ? [perCredential] : []),
+      ...(route.upload ? [] : [bodyWithin]),
       ...(route.submission ? jsonBody : []),
       ...(route.rawBody ? [rawBody(options.bodyLimit)] : []),
       handle(route.handler),

@@ -1,9 +1,11 @@
-import { createServer, type Server } from 'node:http';
+import { STATUS_CODES, createServer, type Server } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import { createPool, isReachable, migrate } from '@rex/db';
 import { callSecret } from '@rex/grpc';
 import type { Logger } from '@rex/logger';
 import { createApp } from './app.ts';
+import { errorBody } from './http-error.ts';
 import { SCOPE_TASKS } from './auth/caller.ts';
 import { createDirectory } from './auth/directory.ts';
 import { directClient, directUser, directWebsite } from './auth/direct.ts';
@@ -26,6 +28,22 @@ import { createRecordsClient } from './clients/records.ts';
 import type { GatewayConfig } from './config.ts';
 import { SCHEMA, migrations } from './db/migrations.ts';
 import { loadRestConfig, type RestConfig } from '@rex/rest-config';
+
+/** Requests Node's HTTP parser refuses still get the API's JSON error, then the connection closes. */
+function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
+  if (!socket.writable || (socket as Duplex & { _httpMessage?: unknown })._httpMessage) {
+    socket.destroy();
+    return;
+  }
+  const [status, message] =
+    error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? [408, 'The request did not arrive in time.']
+      : error.code === 'HPE_HEADER_OVERFLOW'
+        ? [431, 'The request headers are too large.']
+        : [400, 'The request is not valid HTTP.'];
+  const body = JSON.stringify(errorBody(status, message));
+  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+}
 
 export type GatewayServer = { port: number; server: Server; stop: () => Promise<void> };
 
@@ -70,7 +88,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger, restCo
       ...surveyRoutes(records),
       ...mediaRoutes(records, media),
       ...mediaQueueRoutes(restConfig, media),
-      ...reportRoutes(reports),
+      ...reportRoutes(reports, { maxPage: config.REPORT_MAX_PAGE, maxExport: config.REPORT_MAX_EXPORT }),
       ...exchangeRoutes(reports, restConfig.user_id ?? ''),
       ...searchRoutes(restConfig, search),
     ],
@@ -78,11 +96,21 @@ export async function startGateway(config: GatewayConfig, logger: Logger, restCo
     bodyLimit: config.BODY_LIMIT,
     trustProxy: config.TRUSTED_PROXIES,
     isReady: () => !stopping && databaseReachable,
+    bodyTimeoutMs: config.HTTP_REQUEST_TIMEOUT_MS,
   });
-  const server = createServer(app);
-  server.keepAliveTimeout = 65_000;
-  server.headersTimeout = 66_000;
-  server.requestTimeout = 60_000;
+  const server = createServer(
+    {
+      headersTimeout: config.HTTP_HEADERS_TIMEOUT_MS,
+      // The server-wide limit is the longest any route allows (an upload's); other routes cut their bodies sooner.
+      requestTimeout: Math.max(config.HTTP_REQUEST_TIMEOUT_MS, config.UPLOAD_DEADLINE_MS + 5_000),
+      keepAliveTimeout: config.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+      // How often the timeouts above are checked (Node's default, 30 s, lets a slow client hold a socket far longer).
+      connectionsCheckingInterval: 1_000,
+    },
+    app,
+  );
+  server.maxConnections = config.HTTP_MAX_CONNECTIONS;
+  server.on('clientError', answerClientError);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.GATEWAY_PORT, config.GATEWAY_HOST, resolve);

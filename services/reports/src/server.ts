@@ -23,14 +23,14 @@ export async function startReportsServer(config: ReportsConfig, logger: Logger) 
   const catalogue = loadCatalogue(roots);
   logger.info({ roots, reports: catalogue.reports.size }, 'report library loaded');
   const pool: Pool = createPool(config.DATABASE_URL, { max: config.DB_POOL_MAX, applicationName: 'rex-reports' });
-  const readPool: Pool = config.REPORTS_DATABASE_URL
-    ? createPool(config.REPORTS_DATABASE_URL, { max: config.DB_POOL_MAX, applicationName: 'rex-reports-read', statementTimeoutMs: config.REPORT_TIMEOUT_MS })
-    : createPool(config.DATABASE_URL, { max: config.DB_POOL_MAX, applicationName: 'rex-reports-read', statementTimeoutMs: config.REPORT_TIMEOUT_MS });
+  const readUrl = config.REPORTS_DATABASE_URL ?? config.DATABASE_URL;
+  const readPool: Pool = createPool(readUrl, { max: config.DB_POOL_MAX, applicationName: 'rex-reports-read', statementTimeoutMs: config.REPORT_TIMEOUT_MS, idleInTransactionTimeoutMs: config.REPORT_TIMEOUT_MS });
+  const countPool: Pool = createPool(readUrl, { max: config.DB_POOL_MAX, applicationName: 'rex-reports-count', statementTimeoutMs: config.REPORT_COUNT_TIMEOUT_MS });
   const server = await startGrpcServer({
     secret: callSecret(config.INTERNAL_AUTH_SECRET),
     host: config.GRPC_HOST,
     port: config.GRPC_PORT,
-    services: [{ name: SERVICE_NAME, definition: reportsV1.ReportsService.service, handlers: { ...reportHandlers(catalogue, readPool, logger), ...exchangeHandlers(readPool, logger) } }],
+    services: [{ name: SERVICE_NAME, definition: reportsV1.ReportsService.service, handlers: { ...reportHandlers(catalogue, { read: readPool, count: countPool }, logger), ...exchangeHandlers(readPool, logger) } }],
   });
   logger.info({ port: server.port }, 'reports gRPC server listening');
 
@@ -61,7 +61,7 @@ export async function startReportsServer(config: ReportsConfig, logger: Logger) 
       if (config.SHUTDOWN_DELAY_MS) await new Promise((resolve) => setTimeout(resolve, config.SHUTDOWN_DELAY_MS));
       await projector?.stop();
       await server.drain(config.SHUTDOWN_TIMEOUT_MS);
-      await Promise.all([pool.end(), readPool.end()]);
+      await Promise.all([pool.end(), readPool.end(), countPool.end()]);
     },
   };
 }

@@ -109,11 +109,28 @@ function receiveFiles(req: Request, media: MediaClient, auth: AuthContext, maxUp
 
 /** A file from the media service: the head gives its type and size. */
 export function pipeFile(stream: ReturnType<MediaClient['download']>, res: Response): Promise<void> {
-  return streamAnswer(stream, res, 'media', (chunk: DownloadChunk__Output) => {
-    if (!chunk.head) return false;
-    res.status(200).type(chunk.head.contentType).set('Content-Length', String(chunk.head.size));
-    return true;
+  return streamAnswer(stream, res, 'media', {
+    applyHead: (chunk: DownloadChunk__Output) => {
+      if (!chunk.head) return false;
+      res.status(200).type(chunk.head.contentType).set(downloadHeaders(chunk.head.contentType, chunk.head.size));
+      return true;
+    },
   });
+}
+
+/**
+ * A stored file is served as what its content was found to be, never sniffed
+ * into something else; anything but an image or a sound opens as an
+ * attachment, sandboxed, so a file cannot run script under the API's origin.
+ */
+export function downloadHeaders(contentType: string, size: number | string): Record<string, string> {
+  const inline = /^(image|audio)\//.test(contentType) && contentType !== 'image/svg+xml';
+  return {
+    'Content-Length': String(size),
+    'X-Content-Type-Options': 'nosniff',
+    'Content-Disposition': inline ? 'inline' : 'attachment',
+    ...(inline ? {} : { 'Content-Security-Policy': 'sandbox' }),
+  };
 }
 
 /** {services}/rest/media-queue: upload files to be named by later submissions (`queued`), and read them back. */
@@ -124,6 +141,7 @@ export function mediaQueueRoutes(config: RestConfig, media: MediaClient): Route[
       resource: 'media-queue',
       method: 'post',
       path: '/media-queue',
+      upload: true,
       summary: `Upload one or more files (multipart/form-data, any field names, each at most ${maxUploadSize} bytes). Each file's type is decided from its content. The answer gives each file's queued name, which a sample, occurrence or location submission then names in media values.queued.`,
       responses: {
         200: 'An object keyed by form field (file[] fields become file[0], file[1], ...): {"name": queued name, "tempPath": URL of the queued file}',

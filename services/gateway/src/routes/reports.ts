@@ -2,10 +2,10 @@ import type { Request, Response } from 'express';
 import type { FieldValue__Output, ReportAccess, RunReportChunk__Output } from '@rex/protos';
 import { toAuthContext, type Caller } from '../auth/caller.ts';
 import type { ReportsClient } from '../clients/reports.ts';
-import { httpErrorFromGrpc } from '../grpc-errors.ts';
 import { HttpError } from '../http-error.ts';
 import { backend, servicesUrl } from './context.ts';
 import type { Route } from './route.ts';
+import { streamAnswer } from './stream-answer.ts';
 
 /** Query parameters that steer the API rather than the report. */
 const CONTROLS = new Set(['limit', 'offset', 'orderby', 'sortdir', 'columns', 'wantCount', 'format', 'proj_id', 'user', 'secret', 'user_id', 'website_id', 'scope', 'known_count', 'callback', '_', 'cached']);
@@ -32,12 +32,16 @@ function carried(req: Request): string {
   return text ? `?${text}` : '';
 }
 
-function integer(req: Request, name: string, fallback: number, max: number): number {
+function integer(req: Request, name: string, fallback: number, max: number, overMax?: string): number {
   const raw = req.query[name];
   if (raw === undefined) return fallback;
-  if (typeof raw !== 'string' || !/^\d{1,9}$/.test(raw) || Number(raw) > max) throw new HttpError(400, `Invalid integer format for ${name} parameter`);
+  if (typeof raw !== 'string' || !/^\d{1,9}$/.test(raw)) throw new HttpError(400, `Invalid integer format for ${name} parameter`);
+  if (Number(raw) > max) throw new HttpError(400, overMax ?? `Invalid integer format for ${name} parameter`);
   return Number(raw);
 }
+
+/** The largest page a caller may ask for: JSON pages, and CSV or NDJSON downloads (streamed). */
+export type ReportLimits = { maxPage: number; maxExport: number };
 
 type Format = 'json' | 'csv' | 'ndjson';
 
@@ -49,7 +53,16 @@ function formatOf(req: Request): Format {
   return first === 'text/csv' ? 'csv' : first === 'application/x-ndjson' ? 'ndjson' : 'json';
 }
 
-const csvCell = (value: string | null) => (value === null ? '' : /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value);
+/**
+ * One CSV cell. A value a spreadsheet would run as a formula (starting with
+ * = + - @, a tab or a carriage return) is prefixed with an apostrophe, unless
+ * it is a plain number.
+ */
+export function csvCell(value: string | null): string {
+  if (value === null) return '';
+  const safe = /^[=+\-@\t\r]/.test(value) && !/^[+-]?\d+(\.\d+)?([eE][+-]?\d+)?$/.test(value) ? `'${value}` : value;
+  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+}
 const valueOf = (value: FieldValue__Output) => (value.kind === 'text' ? (value.text ?? '') : null);
 
 /** Rows of a report's data array leave out keys whose value is null or empty, as the existing API does. */
@@ -71,9 +84,10 @@ function pageLink(req: Request, offset: number, limit: number, count: number | u
 }
 
 /** Runs a report and streams its rows to the client as JSON, CSV or NDJSON. */
-function runReport(reports: ReportsClient, req: Request, res: Response, path: string): Promise<void> {
+function runReport(reports: ReportsClient, limits: ReportLimits, req: Request, res: Response, path: string): Promise<void> {
   const format = formatOf(req);
-  const limit = integer(req, 'limit', 100, 1_000_000);
+  const maxLimit = format === 'json' ? limits.maxPage : limits.maxExport;
+  const limit = integer(req, 'limit', 100, maxLimit, `limit may be at most ${maxLimit} for ${format === 'json' ? 'a JSON page' : `a ${format} download`}`);
   const offset = integer(req, 'offset', 0, 1e9);
   const wantCount = req.query.wantCount !== '0' && req.query.wantCount !== 'false';
   const parameters: Record<string, string> = {};
@@ -93,64 +107,47 @@ function runReport(reports: ReportsClient, req: Request, res: Response, path: st
     access: reportAccess(req.caller!),
   });
 
-  return new Promise((resolve, reject) => {
-    let columns: string[] = [];
-    let count: number | undefined;
-    let rows = 0;
-    let failed = false;
-    const paging = () => {
-      const links: Record<string, string> = { self: pageLink(req, offset, limit, count) };
-      if (offset > 0) links.previous = pageLink(req, Math.max(0, offset - limit), limit, count);
-      if (count !== undefined ? offset + limit < count : rows === limit) links.next = pageLink(req, offset + limit, limit, count);
-      return links;
-    };
-    const send = (text: string) => {
-      if (!res.write(text)) {
-        stream.pause();
-        res.once('drain', () => stream.resume());
+  let columns: string[] = [];
+  let count: number | undefined;
+  let rows = 0;
+  const paging = () => {
+    const links: Record<string, string> = { self: pageLink(req, offset, limit, count) };
+    if (offset > 0) links.previous = pageLink(req, Math.max(0, offset - limit), limit, count);
+    if (count !== undefined ? offset + limit < count : rows === limit) links.next = pageLink(req, offset + limit, limit, count);
+    return links;
+  };
+  return streamAnswer(stream, res, 'reports', {
+    applyHead: (chunk: RunReportChunk__Output) => {
+      if (!chunk.head) return false;
+      columns = chunk.head.columns;
+      count = wantCount && !chunk.head.countUnknown ? Number(chunk.head.count) : undefined;
+      if (format === 'csv') {
+        res.status(200).type('text/csv');
+        res.write(`${columns.map(csvCell).join(',')}\r\n`);
+      } else if (format === 'ndjson') {
+        res.status(200).type('application/x-ndjson');
+      } else {
+        res.status(200).type('application/json');
+        res.write(count !== undefined ? `{"count":${count},"paging":${JSON.stringify(paging())},"data":[` : '{"data":[');
       }
-    };
-    stream.on('data', (chunk: RunReportChunk__Output) => {
-      if (chunk.head) {
-        columns = chunk.head.columns;
-        count = wantCount ? Number(chunk.head.count) : undefined;
-        if (format === 'csv') {
-          res.status(200).type('text/csv');
-          send(`${columns.map(csvCell).join(',')}\r\n`);
-        } else if (format === 'ndjson') {
-          res.status(200).type('application/x-ndjson');
-        } else {
-          res.status(200).type('application/json');
-          send(wantCount ? `{"count":${count},"paging":${JSON.stringify(paging())},"data":[` : '{"data":[');
-        }
-        return;
-      }
+      return true;
+    },
+    render: (chunk: RunReportChunk__Output) => {
+      let text = '';
       for (const row of chunk.rows?.rows ?? []) {
-        if (format === 'csv') send(`${row.values.map((v) => csvCell(valueOf(v))).join(',')}\r\n`);
-        else if (format === 'ndjson') send(`${JSON.stringify(rowObject(columns, row.values, false))}\n`);
-        else send(`${rows > 0 ? ',' : ''}${JSON.stringify(rowObject(columns, row.values, true))}`);
+        if (format === 'csv') text += `${row.values.map((v) => csvCell(valueOf(v))).join(',')}\r\n`;
+        else if (format === 'ndjson') text += `${JSON.stringify(rowObject(columns, row.values, false))}\n`;
+        else text += `${rows > 0 ? ',' : ''}${JSON.stringify(rowObject(columns, row.values, true))}`;
         rows += 1;
       }
-    });
-    stream.on('error', (error) => {
-      failed = true;
-      if (res.headersSent) {
-        res.destroy(error);
-        resolve();
-      } else reject(httpErrorFromGrpc(error, 'reports') ?? error);
-    });
-    // grpc-js may signal 'end' after 'error': the error has already answered.
-    stream.on('end', () => {
-      if (failed) return;
-      if (format === 'json') res.write(wantCount ? ']}' : `],"count":0,"paging":${JSON.stringify(paging())}}`);
-      res.end();
-      resolve();
-    });
+      return text;
+    },
+    finish: () => (format !== 'json' ? undefined : count !== undefined ? ']}' : `],"count":0,"paging":${JSON.stringify(paging())}}`),
   });
 }
 
 /** GET {services}/reports[/<folder>…][/<report>.xml[/params|/columns]]. */
-export function reportRoutes(reports: ReportsClient): Route[] {
+export function reportRoutes(reports: ReportsClient, limits: ReportLimits): Route[] {
   const listing = async (req: Request, res: Response, path: string) => {
     const { entries } = await backend('reports', reports.listFolder(toAuthContext(req.caller!), path, reportAccess(req.caller!)));
     const base = `${servicesUrl(req)}/rest/reports`;
@@ -195,7 +192,7 @@ export function reportRoutes(reports: ReportsClient): Route[] {
     if (described) return describe(req, res, described[1], described[2] as 'params' | 'columns');
     if (path.endsWith('.xml')) {
       if (!path.includes('/')) throw new HttpError(404, `Unable to find report ${path}`);
-      return runReport(reports, req, res, path);
+      return runReport(reports, limits, req, res, path);
     }
     return listing(req, res, path);
   };

@@ -25,6 +25,8 @@ export type Route = {
   submission?: boolean;
   /** The request body is passed on as it came (search end-points). */
   rawBody?: boolean;
+  /** A file upload: its body may take up to the upload deadline to arrive, not the request timeout. */
+  upload?: boolean;
   /** No authentication (open search end-points). */
   open?: boolean;
   /** A search-index end-point: its own access rules apply to clients. */

@@ -38,10 +38,12 @@ export function searchOptionsFor(caller: Caller, endpoint: string): SearchOption
 
 /** The search service's answer: the head gives the index's status and type. */
 function pipeAnswer(stream: ReturnType<SearchClient['forward']>, res: Response): Promise<void> {
-  return streamAnswer(stream, res, 'search', (chunk: ForwardChunk__Output) => {
-    if (!chunk.head) return false;
-    res.status(chunk.head.status).type(chunk.head.contentType || 'application/json');
-    return true;
+  return streamAnswer(stream, res, 'search', {
+    applyHead: (chunk: ForwardChunk__Output) => {
+      if (!chunk.head) return false;
+      res.status(chunk.head.status).type(chunk.head.contentType || 'application/json');
+      return true;
+    },
   });
 }
 

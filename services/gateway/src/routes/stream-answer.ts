@@ -2,36 +2,55 @@ import type { Response } from 'express';
 import type { grpc } from '@rex/grpc';
 import { httpErrorFromGrpc } from '../grpc-errors.ts';
 
+/** How one kind of backend stream becomes an HTTP answer. */
+export type StreamRendering<T> = {
+  /** Sets status and headers from a message and returns true when it is the head. */
+  applyHead: (message: T) => boolean;
+  /** What a message after the head adds to the body. */
+  render?: (message: T) => string | Buffer | undefined;
+  /** What ends the body once the backend has ended. */
+  finish?: () => string | undefined;
+};
+
+const dataOf = (message: { data?: Buffer | null }) => message.data ?? undefined;
+
 /**
- * Streams a backend's server-streaming answer to the client: `applyHead`
- * sets status and headers from the first message, data chunks follow with
- * backpressure. A failure before the head becomes the usual JSON error; one
- * after it can only cut the response short.
+ * Streams a backend's server-streaming answer to the client with
+ * backpressure: the backend stream pauses while the socket is full, and is
+ * cancelled as soon as the client goes away, so the backend stops its work
+ * and releases what it holds. A failure before the head becomes the usual
+ * JSON error; one after it can only cut the response short.
  */
-export function streamAnswer<T extends { data?: Buffer | null }>(
-  stream: grpc.ClientReadableStream<T>,
-  res: Response,
-  backend: string,
-  applyHead: (message: T) => boolean,
-): Promise<void> {
+export function streamAnswer<T>(stream: grpc.ClientReadableStream<T>, res: Response, backend: string, rendering: StreamRendering<T>): Promise<void> {
+  const render = rendering.render ?? ((message: T) => dataOf(message as { data?: Buffer | null }));
   return new Promise((resolve, reject) => {
     let started = false;
     let failed = false;
     let ended = false;
-    // A client that goes away stops the backend's work at once, rather than at the deadline.
+    let waiting = false;
     res.on('close', () => {
       if (!ended) stream.cancel();
     });
+    const resume = () => {
+      waiting = false;
+      stream.resume();
+    };
     stream.on('data', (message: T) => {
-      if (applyHead(message)) started = true;
-      else if (message.data && !res.write(message.data)) {
+      if (rendering.applyHead(message)) {
+        started = true;
+        return;
+      }
+      const part = render(message);
+      if (part !== undefined && part.length && !res.write(part) && !waiting) {
+        waiting = true;
         stream.pause();
-        res.once('drain', () => stream.resume());
+        res.once('drain', resume);
       }
     });
     stream.on('error', (error) => {
       failed = true;
-      if (started) {
+      res.off('drain', resume);
+      if (started || res.headersSent) {
         res.destroy(error);
         resolve();
       } else reject(httpErrorFromGrpc(error, backend) ?? error);
@@ -40,6 +59,8 @@ export function streamAnswer<T extends { data?: Buffer | null }>(
     stream.on('end', () => {
       ended = true;
       if (failed) return;
+      const tail = rendering.finish?.();
+      if (tail) res.write(tail);
       res.end();
       resolve();
     });

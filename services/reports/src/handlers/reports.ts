@@ -1,6 +1,6 @@
 import Cursor from 'pg-cursor';
 import type { Pool } from '@rex/db';
-import { DomainError, badRequest, forbidden, grpc, notFound, toServiceError, unary } from '@rex/grpc';
+import { CallEnded, DomainError, badRequest, forbidden, grpc, notFound, toServiceError, unary, writeMessage } from '@rex/grpc';
 import type { Logger } from '@rex/logger';
 import type {
   DescribeReportRequest__Output,
@@ -15,7 +15,7 @@ import type {
   RunReportRequest__Output,
 } from '@rex/protos';
 import type { Catalogue } from '../library/catalogue.ts';
-import { ParamError, compileReport } from '../library/compile.ts';
+import { ParamError, compileReport, type CompiledReport } from '../library/compile.ts';
 import type { ReportDefinition } from '../library/definition.ts';
 import { reportVerdict } from '../domain/access.ts';
 import { NotAllowedError, visibilityFor } from '../domain/visibility.ts';
@@ -43,7 +43,23 @@ function textOf(value: unknown): FieldValue {
   return { text: typeof value === 'object' ? JSON.stringify(value) : String(value) };
 }
 
-export function reportHandlers(catalogue: Catalogue, readPool: Pool, logger: Logger): Pick<ReportsServiceHandlers, 'ListFolder' | 'DescribeReport' | 'RunReport'> {
+/** PostgreSQL's code for a statement cancelled by statement_timeout. */
+const QUERY_CANCELED = '57014';
+
+/**
+ * Rows in all pages, on a pool whose statement timeout is short: a count that
+ * takes longer is given up (undefined) and the page goes without it.
+ */
+async function countRows(countPool: Pool, compiled: CompiledReport): Promise<number | undefined> {
+  try {
+    return Number((await countPool.query(compiled.countSql, compiled.countValues)).rows[0].count);
+  } catch (error) {
+    if ((error as { code?: string }).code === QUERY_CANCELED) return undefined;
+    throw error;
+  }
+}
+
+export function reportHandlers(catalogue: Catalogue, pools: { read: Pool; count: Pool }, logger: Logger): Pick<ReportsServiceHandlers, 'ListFolder' | 'DescribeReport' | 'RunReport'> {
   /** A folder's entries that the caller may see; folders with nothing visible in them are left out. */
   const visibleEntries = (path: string, access: ReportAccess__Output | null): FolderEntry[] => {
     const folder = catalogue.folders.get(path);
@@ -96,13 +112,6 @@ export function reportHandlers(catalogue: Catalogue, readPool: Pool, logger: Log
 
     RunReport: (call: grpc.ServerWritableStream<RunReportRequest__Output, RunReportChunk>) => {
       const request = call.request;
-      let closed = false;
-      call.on('cancelled', () => {
-        closed = true;
-      });
-      const write = async (chunk: RunReportChunk) => {
-        if (!call.write(chunk)) await new Promise((resolve) => call.once('drain', resolve));
-      };
       const run = async () => {
         const report = findReport(catalogue, request.path, request.access);
         let compiled;
@@ -120,27 +129,34 @@ export function reportHandlers(catalogue: Catalogue, readPool: Pool, logger: Log
           if (error instanceof NotAllowedError) throw forbidden(error.message);
           throw error;
         }
-        const client = await readPool.connect();
+        // The count runs beside the rows' query, on its own connection.
+        const counting = request.wantCount ? countRows(pools.count, compiled) : undefined;
+        counting?.catch(() => undefined);
+        const client = await pools.read.connect();
+        let healthy = true;
         try {
-          let count = 0;
-          if (request.wantCount) count = Number((await client.query(compiled.countSql, compiled.countValues)).rows[0].count);
-          await write({ head: { count, columns: compiled.columns.map((c) => c.name) } });
           const cursor = client.query(new Cursor(compiled.sql, compiled.values, { rowMode: 'array' }));
           try {
+            const count = counting ? await counting : 0;
+            await writeMessage(call, { head: { count: count ?? 0, countUnknown: count === undefined, columns: compiled.columns.map((c) => c.name) } });
             for (;;) {
               const rows: unknown[][] = await cursor.read(BATCH_ROWS);
-              if (!rows.length || closed) break;
-              await write({ rows: { rows: rows.map((row) => ({ values: row.map(textOf) })) } });
+              if (!rows.length) break;
+              await writeMessage(call, { rows: { rows: rows.map((row) => ({ values: row.map(textOf) })) } });
             }
           } finally {
-            await cursor.close();
+            await cursor.close().catch(() => {
+              healthy = false;
+            });
           }
         } finally {
-          client.release();
+          // A connection whose cursor could not be closed is not given to the next caller.
+          client.release(!healthy);
         }
         call.end();
       };
       run().catch((error: unknown) => {
+        if (error instanceof CallEnded || call.cancelled) return;
         if (!(error instanceof DomainError)) logger.error({ err: error, path: request.path }, 'report failed');
         call.emit('error', toServiceError(error));
       });

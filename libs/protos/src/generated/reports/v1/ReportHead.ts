@@ -5,9 +5,11 @@ import type { Long } from '@grpc/proto-loader';
 export interface ReportHead {
   'count'?: (number | string | Long);
   'columns'?: (string)[];
+  'countUnknown'?: (boolean);
 }
 
 export interface ReportHead__Output {
   'count': (string);
   'columns': (string)[];
+  'countUnknown': (boolean);
 }

@@ -1,0 +1,106 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
+import { freePort } from '@rex/db';
+import { grpcServing } from '../scripts/suite.ts';
+import { startGateway, type ExtraGateway } from './support/gateway.ts';
+import { api, dbQuery, eventually, sampleSubmission, setUpWorld, token } from './support/world.ts';
+
+// A report as long as a large download: every visible occurrence, many times over.
+const MANY_ROWS = `<?xml version="1.0" encoding="UTF-8"?>
+<report title="Many rows" description="Each visible occurrence repeated." table="occurrences">
+  <query>SELECT #columns# FROM reports.occurrences o CROSS JOIN generate_series(1, 2000000) AS n WHERE #sharing_filter#</query>
+  <columns>
+    <column name="id" display="ID" sql="o.id" datatype="integer" />
+    <column name="n" display="N" sql="n" datatype="integer" />
+    <column name="padding" display="Padding" sql="repeat('x', 200)" datatype="text" />
+  </columns>
+</report>`;
+
+const POOL = 3;
+let reports: ChildProcess;
+let gateway: ExtraGateway;
+
+beforeAll(async () => {
+  await setUpWorld();
+  const library = mkdtempSync(join(tmpdir(), 'rex-library-'));
+  mkdirSync(join(library, 'stalls'));
+  writeFileSync(join(library, 'stalls', 'many_rows.xml'), MANY_ROWS);
+  const port = await freePort();
+  reports = spawn(process.execPath, ['--conditions=development', '--disable-warning=ExperimentalWarning', 'src/main.ts'], {
+    cwd: fileURLToPath(new URL('../services/reports', import.meta.url)),
+    env: {
+      ...process.env,
+      DATABASE_URL: inject('databaseUrl'),
+      INTERNAL_AUTH_SECRET: inject('internalSecret'),
+      GRPC_HOST: '127.0.0.1',
+      GRPC_PORT: String(port),
+      METRICS_PORT: '0',
+      DB_POOL_MAX: String(POOL),
+      PROJECTOR_ENABLED: 'false',
+      REPORTS_LIBRARY_DIRS: library,
+      REPORT_COUNT_TIMEOUT_MS: '200',
+      LOG_LEVEL: 'silent',
+      OTEL_SDK_DISABLED: 'true',
+    },
+    stdio: 'ignore',
+  });
+  for (let i = 0; i < 300 && !(await grpcServing(`127.0.0.1:${port}`, 'reports.v1.ReportsService')); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+  gateway = await startGateway({ authentication_methods: { jwtUser: { allow_http: true } } }, { REPORTS_ADDR: `127.0.0.1:${port}`, DB_POOL_MAX: '2' });
+  const marker = `stall${Date.now()}`;
+  const created = await api('POST', '/samples', { token: await token(), body: sampleSubmission({ location_name: marker }, { occurrences: [{ values: { taxa_taxon_list_id: 1 } }] }) });
+  expect(created.status, created.text).toBe(201);
+  await eventually(async () => expect((await dbQuery('SELECT 1 FROM reports.samples WHERE location_name = $1', [marker])).length).toBe(1));
+});
+
+afterAll(() => {
+  gateway?.stop();
+  reports?.kill('SIGKILL');
+});
+
+/** Starts a download, reads its first bytes, then goes away. */
+function abortedDownload(url: string, bearer: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { headers: { Authorization: `Bearer ${bearer}` } }, (res) => {
+      res.once('data', () => {
+        req.destroy();
+        resolve();
+      });
+    });
+    req.on('error', (error) => (req.destroyed ? resolve() : reject(error)));
+    req.end();
+  });
+}
+
+const busyReaders = () =>
+  dbQuery<{ n: string }>("SELECT count(*) AS n FROM pg_stat_activity WHERE application_name = 'rex-reports-read' AND state <> 'idle'");
+
+describe('no caller can stall a service', () => {
+  it('when ten report downloads are abandoned mid-stream, then their connections are released and reports keep answering', async () => {
+    const bearer = await token();
+    const url = `${gateway.services}/reports/stalls/many_rows.xml?format=csv&limit=1000000`;
+    for (let i = 0; i < 10; i++) await abortedDownload(url, bearer);
+    await eventually(async () => expect(Number((await busyReaders())[0].n)).toBe(0), 10_000);
+    const page = await api('GET', `${gateway.services}/reports/stalls/many_rows.xml?limit=3&wantCount=0`, { token: bearer });
+    expect(page.status, page.text).toBe(200);
+    expect(page.body.data).toHaveLength(3);
+  });
+
+  it('when a count takes longer than its limit, then the page comes without it instead of failing', async () => {
+    const page = await api('GET', `${gateway.services}/reports/stalls/many_rows.xml?limit=2`, { token: await token() });
+    expect(page.status, page.text).toBe(200);
+    expect(page.body.data).toHaveLength(2);
+    expect(page.body.count).toBe(0);
+    expect(page.body.paging.next).toContain('offset=2');
+  });
+
+  it('when a JSON page larger than the maximum is asked for, then 400 names the limit', async () => {
+    const page = await api('GET', `${gateway.services}/reports/stalls/many_rows.xml?limit=100001`, { token: await token() });
+    expect(page.status).toBe(400);
+    expect(page.body.message).toMatch(/at most 100000/);
+  });
+});
