@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { freePort } from '@rex/db';
 import { grpcServing } from '../scripts/suite.ts';
 import { startGateway, type ExtraGateway } from './support/gateway.ts';
+import { jpeg } from './support/media.ts';
 import { api, dbQuery, eventually, sampleSubmission, setUpWorld, token } from './support/world.ts';
 
 // A report as long as a large download: every visible occurrence, many times over.
@@ -102,5 +104,72 @@ describe('no caller can stall a service', () => {
     const page = await api('GET', `${gateway.services}/reports/stalls/many_rows.xml?limit=100001`, { token: await token() });
     expect(page.status).toBe(400);
     expect(page.body.message).toMatch(/at most 100000/);
+  });
+});
+
+/** Writes `parts` to a raw connection with `gapMs` between them; answers what came back and when the connection closed. */
+function trickle(url: string, parts: (string | Buffer)[], gapMs: number): Promise<{ status: number; body: string; closedAfterMs: number }> {
+  const { hostname, port } = new URL(url);
+  const started = Date.now();
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname);
+    const chunks: Buffer[] = [];
+    let timer: NodeJS.Timeout | undefined;
+    const next = (i: number) => {
+      if (i >= parts.length || socket.destroyed) return;
+      socket.write(parts[i]);
+      timer = setTimeout(() => next(i + 1), gapMs);
+    };
+    socket.on('connect', () => next(0));
+    socket.on('data', (chunk) => chunks.push(chunk));
+    socket.on('error', () => undefined);
+    socket.on('close', () => {
+      clearTimeout(timer);
+      const text = Buffer.concat(chunks).toString('utf8');
+      const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 0);
+      resolve({ status, body: text.slice(text.indexOf('\r\n\r\n') + 4), closedAfterMs: Date.now() - started });
+    });
+    setTimeout(() => reject(new Error('the connection was held open')), 20_000).unref();
+  });
+}
+
+describe('slow clients', () => {
+  let slow: ExtraGateway;
+  beforeAll(async () => {
+    slow = await startGateway({ authentication_methods: { jwtUser: { allow_http: true } } }, { HTTP_HEADERS_TIMEOUT_MS: '500', HTTP_REQUEST_TIMEOUT_MS: '800' });
+  });
+  afterAll(() => slow?.stop());
+
+  it('when a client trickles its headers, then it gets a JSON 408 and the connection closes soon after the limit', async () => {
+    const parts = ['GET /index.php/services/rest/samples HTTP/1.1\r\n', ...Array.from({ length: 40 }, (_, i) => `X-Slow-${i}: 1\r\n`)];
+    const answer = await trickle(slow.url, parts, 200);
+    expect(answer.status).toBe(408);
+    expect(JSON.parse(answer.body)).toMatchObject({ code: 408 });
+    expect(answer.closedAfterMs).toBeLessThan(4_000);
+  });
+
+  it('when a client trickles a JSON body, then it gets a JSON 408 at the request limit', async () => {
+    const bearer = await token();
+    const body = JSON.stringify(sampleSubmission());
+    const head = `POST /index.php/services/rest/samples HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${bearer}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`;
+    const answer = await trickle(slow.url, [head, ...body.match(/.{1,4}/g)!], 200);
+    expect(answer.status).toBe(408);
+    expect(JSON.parse(answer.body)).toMatchObject({ code: 408, message: 'The request body did not arrive in time.' });
+    expect(answer.closedAfterMs).toBeLessThan(4_000);
+  });
+
+  it('when an upload arrives more slowly than the request limit, then it is still taken (uploads have their own deadline)', async () => {
+    const bearer = await token();
+    const boundary = 'rexboundary';
+    const file = jpeg(4096);
+    const body = Buffer.concat([
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="photo"; filename="slow.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`),
+      file,
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    const head = `POST /index.php/services/rest/media-queue HTTP/1.1\r\nHost: x\r\nConnection: close\r\nAuthorization: Bearer ${bearer}\r\nContent-Type: multipart/form-data; boundary=${boundary}\r\nContent-Length: ${body.length}\r\n\r\n`;
+    const slices = Array.from({ length: 8 }, (_, i) => body.subarray((i * body.length) / 8, ((i + 1) * body.length) / 8));
+    const answer = await trickle(slow.url, [head, ...slices], 250);
+    expect(answer.status, answer.body).toBe(200);
   });
 });

@@ -91,7 +91,12 @@ export function normaliseSref(sref: string, system: string): string {
   return GRID_NOTATIONS.has(systemKey(system)) ? compactUpperCase(sref) : sref.trim();
 }
 
+/** No spatial reference in any system is longer; anything longer is refused before it is parsed. */
+export const MAX_SREF_LENGTH = 100;
+
 export function srefToGeometry(sref: string, system: string): Geometry {
+  if (sref.length > MAX_SREF_LENGTH) throw new SrefError('unrecognised', `The spatial reference may be at most ${MAX_SREF_LENGTH} characters.`);
+  if (system.length > MAX_SREF_LENGTH) throw new SrefError('unknown_system', UNKNOWN_SYSTEM_MESSAGE);
   const key = systemKey(system);
   if (!isKnownSystem(key)) throw new SrefError('unknown_system', UNKNOWN_SYSTEM_MESSAGE);
   const reference = normaliseSref(sref, key);
@@ -203,9 +208,14 @@ function parseWithin100kmSquare(squareEast: number, squareNorth: number, rest: s
 // ---------------------------------------------------------------------------------------------
 // Coordinate pairs.
 
+// A decimal number written one way only (no optional parts that can match the
+// same characters), so that matching stays linear in the input's length.
+const NUMBER = String.raw`[-+]?(?:\d+(?:\.\d+)?|\.\d+)`;
+const COORDINATE_PAIR = new RegExp(String.raw`^(${NUMBER})(?:\s*,\s*|\s+)(${NUMBER})$`);
+
 /** "x, y" (or "x y"): easting then northing. */
 function parseCoordinatePair(reference: string): [number, number] | null {
-  const match = /^([-+]?\d*\.?\d+)\s*[,\s]\s*([-+]?\d*\.?\d+)$/.exec(reference.trim());
+  const match = COORDINATE_PAIR.exec(reference.trim());
   return match ? [Number(match[1]), Number(match[2])] : null;
 }
 
@@ -220,7 +230,7 @@ function parseLatLong(reference: string): { lat: number; lon: number } | null {
 
 /** Decimal degrees with an optional sign or hemisphere letter before or after (not both). */
 function parseDegrees(text: string, positive: string, negative: string, limit: number): number | null {
-  const match = /^([-+NSEW]?)(\d*\.?\d+)([NSEW]?)$/.exec(text);
+  const match = /^([-+NSEW]?)(\d+(?:\.\d+)?|\.\d+)([NSEW]?)$/.exec(text);
   if (!match) return null;
   const [, prefix, digits, suffix] = match;
   if (prefix !== '' && suffix !== '') return null;
@@ -466,5 +476,9 @@ export function boundaryFromWkt(text: string): Boundary {
   };
   for (const polygon of polygons) for (const ring of [polygon.exteriorRing, ...polygon.interiorRings]) ring.forEach(move);
   parsed.srid = 3857;
-  return { wkbHex: parsed.toEwkb().toString('hex').toUpperCase(), bbox: [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)] };
+  return { wkbHex: parsed.toEwkb().toString('hex').toUpperCase(), bbox: [least(xs), least(ys), greatest(xs), greatest(ys)] };
 }
+
+// Math.min(...values) overflows the stack for large boundaries.
+const least = (values: number[]) => values.reduce((a, b) => (b < a ? b : a), Infinity);
+const greatest = (values: number[]) => values.reduce((a, b) => (b > a ? b : a), -Infinity);

@@ -36,8 +36,12 @@ const SEASON_FIRST_MONTH: Record<Season, number> = { spring: 3, summer: 6, autum
 
 const RANGE_SEPARATOR = ' to ';
 
+/** No vague date is longer ("from 12 September 2024 to 13 October 2025" and the like); longer text is refused unparsed. */
+export const MAX_VAGUE_DATE_LENGTH = 100;
+
 /** Parses a date as typed by a recorder; null when the text is not a recognised vague date. */
 export function parseVagueDate(input: string, today: Date = new Date()): VagueDate | null {
+  if (input.length > MAX_VAGUE_DATE_LENGTH) return null;
   const text = input.trim().replace(/\s+/g, ' ');
   if (text === '') return null;
   if (/^(u|unknown)$/i.test(text)) return { start: null, end: null, type: 'U' };

@@ -129,3 +129,16 @@ describe('what a filtered end-point forwards', () => {
     );
   });
 });
+
+describe('search requests under adversarial input', () => {
+  const K = 100_000;
+  it('when the path or body is huge or deeply nested, then it is refused or forwarded filtered, at once', () => {
+    expect(attempt(filtered, request(['_search' + '.'.repeat(K)])).refused).toBeDefined();
+    expect(attempt(filtered, request(Array.from({ length: K / 10 }, () => '_search'))).refused).toBeDefined();
+    expect(attempt(filtered, request(['_search', '..'.repeat(K)])).refused).toBeDefined();
+    let deep: unknown = {};
+    for (let i = 0; i < 1_000; i++) deep = { bool: { must: [deep] } };
+    expect(attempt(filtered, request(['_search'], { method: 'post', body: { query: deep } })).refused).toMatch(/nested too deeply/);
+    expect(attempt(filtered, request(['_search'], { query: `q=${'a'.repeat(K)}&${'x=1&'.repeat(10)}` })).refused).toMatch(/"x"/);
+  });
+});
