@@ -1,5 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO } from '@rex/admin';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { DEMO, importFixtures, parseFixtures } from '@rex/admin';
+import { createPool } from '@rex/db';
+import { runHttpFuzz } from '../scripts/http-fuzz.ts';
 import { startGateway, type ExtraGateway } from './support/gateway.ts';
 import { setUpWorld, token } from './support/world.ts';
 
@@ -117,6 +119,24 @@ describe('malformed credentials', () => {
     };
     await Promise.all(Array.from({ length: CONCURRENCY }, worker));
     expect(failures.slice(0, 10)).toEqual([]);
+    expect((await fetch(`${gateway.url}/healthz`)).status).toBe(200);
+  }, 120_000);
+});
+
+/** A user of the demo website of its own, so that what the fuzz creates or deletes touches no other test's records. */
+const FUZZ_USER = 11;
+
+describe('every route', () => {
+  it('when 1 500 requests with hostile paths, parameters and bodies reach every route, then none is a server error and every refusal is JSON', async () => {
+    const pool = createPool(inject('databaseUrl'), { max: 1 });
+    try {
+      await importFixtures(pool, parseFixtures({ users: [{ id: FUZZ_USER, username: 'fuzzer', websites: [{ website_id: DEMO.websiteId, role: 'user' }] }] }));
+    } finally {
+      await pool.end();
+    }
+    const result = await runHttpFuzz({ services: gateway.services, headers: { Authorization: `Bearer ${await token({ userId: FUZZ_USER })}` }, cases: 1_500, seed: 20261123 });
+    expect(result.failures.slice(0, 5)).toEqual([]);
+    expect(Object.keys(result.byStatus).length).toBeGreaterThan(5);
     expect((await fetch(`${gateway.url}/healthz`)).status).toBe(200);
   }, 120_000);
 });

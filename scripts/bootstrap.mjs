@@ -15,6 +15,7 @@ const commands = {
   start: ['scripts/start.ts'],
   admin: ['tools/admin/src/main.ts'],
   bench: ['bench/run.ts'],
+  fuzz: ['scripts/fuzz.ts'],
   test: ['node_modules/vitest/vitest.mjs', 'run'],
   typecheck: ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.json'],
   protos: ['libs/protos/scripts/generate.ts'],

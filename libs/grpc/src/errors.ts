@@ -64,6 +64,34 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   return /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed/.test(error.message);
 }
 
+/** records.occurrences → occurrence, records.sample_media → sample_medium: the entity a field error names. */
+function entityOfTable(table: string): string {
+  const name = table.split('.').pop() ?? table;
+  return name.endsWith('_media') ? `${name.slice(0, -'_media'.length)}_medium` : name.replace(/s$/, '');
+}
+
+/**
+ * A value the database refused that validation let through (a required
+ * column left empty, a reference to no record, a value out of its type's
+ * range): the client's 400, naming the field when the database does, rather
+ * than a 500. Validation should catch each of these first; this is the net.
+ */
+export function refusedByDatabase(error: unknown): DomainError | undefined {
+  if (!(error instanceof Error)) return undefined;
+  const { code, table, column, detail } = error as { code?: unknown; table?: string; column?: string; detail?: string };
+  if (typeof code !== 'string') return undefined;
+  const entity = table ? entityOfTable(table) : 'record';
+  if (code === '23502' && column) return invalid({ [`${entity}:${column}`]: 'A value is required.' });
+  if (code === '23503') {
+    const key = /^Key \((\w+)\)=/.exec(detail ?? '')?.[1];
+    return key ? invalid({ [`${entity}:${key}`]: 'It refers to a record that does not exist.' }) : badRequest('The submission refers to a record that does not exist.');
+  }
+  if (code === '23514') return badRequest(`A value of this ${entity} is not allowed.`);
+  // Class 22: data exceptions (a number out of range, an impossible date, text the database cannot hold).
+  if (code.startsWith('22')) return badRequest(`A value is not valid: ${error.message}`);
+  return undefined;
+}
+
 /** A statement cut by statement_timeout or a cancel: 57014. */
 export function isStatementTimeout(error: unknown): boolean {
   return error instanceof Error && (error as { code?: unknown }).code === '57014';
@@ -74,6 +102,8 @@ export function toServiceError(error: unknown): Partial<grpc.StatusObject> {
   if (!(error instanceof DomainError)) {
     if (isDatabaseUnavailable(error)) return { code: grpc.status.UNAVAILABLE, details: 'The database is unavailable; try again shortly.' };
     if (isStatementTimeout(error)) return { code: grpc.status.DEADLINE_EXCEEDED, details: 'The database did not answer in time.' };
+    const refused = refusedByDatabase(error);
+    if (refused) return toServiceError(refused);
     return { code: grpc.status.INTERNAL, details: 'Internal error' };
   }
   const metadata = new grpc.Metadata();

@@ -11,6 +11,7 @@ export {
   toServiceError,
   isDatabaseUnavailable,
   isStatementTimeout,
+  refusedByDatabase,
   decodeServiceError,
   type FieldViolation,
   type DecodedError,

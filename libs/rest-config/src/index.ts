@@ -130,3 +130,12 @@ export function loadRestConfigOrExit(path?: string): RestConfig {
     process.exit(1);
   }
 }
+
+/**
+ * The entry of a configuration record named by request input (a client
+ * username, a project id): own entries only, so names such as `constructor`
+ * or `__proto__` find nothing.
+ */
+export function entryOf<T>(record: Record<string, T> | undefined, key: string | undefined): T | undefined {
+  return record && key !== undefined && Object.hasOwn(record, key) ? record[key] : undefined;
+}

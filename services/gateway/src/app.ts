@@ -7,6 +7,7 @@ import type { Caller } from './auth/caller.ts';
 import { createCors } from './auth/cors.ts';
 import { HttpError, errorBody } from './http-error.ts';
 import { RateLimiter } from './rate-limit.ts';
+import { submissionLimit, type SubmissionLimits } from './submission-limits.ts';
 import { MEDIA_ALIAS } from './routes/media.ts';
 import type { MethodName, RestConfig } from '@rex/rest-config';
 import { SERVICES_PATH, servicesUrl } from './routes/context.ts';
@@ -28,6 +29,7 @@ export type AppOptions = {
   isReady: () => boolean;
   /** Longest wait for a request's body, except on upload routes (408 after it). */
   bodyTimeoutMs: number;
+  submissionLimits: SubmissionLimits;
 };
 
 function recordDuration(req: Request, res: Response, next: NextFunction): void {
@@ -84,6 +86,23 @@ function bodyDeadline(ms: number) {
   };
 }
 
+/** No path or query parameter of the API may hold a NUL character (PostgreSQL text cannot): 400 naming it. */
+function refuseNul(req: Request, _res: Response, next: NextFunction): void {
+  const path = req.originalUrl.split('?')[0];
+  if (/%00/i.test(path) || path.includes('\0')) {
+    next(new HttpError(400, 'The path may not contain NUL characters.'));
+    return;
+  }
+  for (const [name, value] of Object.entries(req.query)) {
+    const values = Array.isArray(value) ? value : [value];
+    if (name.includes('\0') || values.some((item) => typeof item === 'string' && item.includes('\0'))) {
+      next(new HttpError(400, `The query parameter ${JSON.stringify(name.replace(/\0/g, ''))} may not contain NUL characters.`));
+      return;
+    }
+  }
+  next();
+}
+
 type Handler = (req: Request, res: Response) => Promise<void>;
 const handle = (fn: Handler) => (req: Request, res: Response, next: NextFunction) => fn(req, res).catch(next);
 
@@ -93,7 +112,7 @@ function apiRouter(options: AppOptions): express.Router {
   const cors = createCors(options.config);
   const authenticateFor = authenticate(options.config, options.authenticators, options.completeCaller);
   const bodyWithin = bodyDeadline(options.bodyTimeoutMs);
-  const jsonBody = [requireJson, express.json({ limit: options.bodyLimit, strict: false })];
+  const jsonBody = [requireJson, express.json({ limit: options.bodyLimit, strict: false }), submissionLimit(options.submissionLimits)];
   const limits = options.config.rate_limit;
   const perAddress = limits?.per_address ? new RateLimiter(limits.per_address).middleware((req) => req.ip) : undefined;
   const perCredential = limits?.per_credential ? new RateLimiter(limits.per_credential).middleware((req) => req.caller?.credential) : undefined;
@@ -146,6 +165,7 @@ export function createApp(options: AppOptions): Express {
   });
 
   app.use(recordDuration);
+  app.use(refuseNul);
   app.use(SERVICES_PATH, (req, _res, next) => {
     req.url = req.url.replace(MEDIA_ALIAS, '/$1_media');
     next();

@@ -19,6 +19,8 @@ export const GatewayEnv = CommonEnv.extend({
   HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1).default(30_000).describe("longest wait for a request's body (uploads: UPLOAD_DEADLINE_MS)"),
   HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(1).default(65_000).describe('idle keep-alive connections close after this (longer than a load balancer\'s idle timeout)'),
   HTTP_MAX_CONNECTIONS: z.coerce.number().int().min(1).default(4_096).describe('open client connections beyond this are refused'),
+  SUBMISSION_MAX_RECORDS: z.coerce.number().int().min(1).default(5_000).describe('records one request may submit, children and list items included'),
+  SUBMISSION_MAX_DEPTH: z.coerce.number().int().min(1).default(8).describe('levels child records may nest (a sample with a child sample with an occurrence with media is 4)'),
   BODY_LIMIT: z.string().default('1mb').describe('largest JSON body accepted'),
   TRUSTED_PROXIES: z.string().default('loopback').describe('proxies whose X-Forwarded-* headers are believed (Express trust proxy syntax)'),
   AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).default(30_000).describe('how long website, key and role lookups are cached'),

@@ -23,6 +23,9 @@ export const RESOURCE_OF: Record<string, string> = {
 
 function fieldValue(entity: string, key: string, value: unknown): FieldValue {
   if (value === null) return { null: true };
+  if ((typeof value === 'string' && value.includes('\0')) || (Array.isArray(value) && value.some((item) => typeof item === 'string' && item.includes('\0')))) {
+    throw new HttpError(400, { [`${entity}:${key}`]: 'Text may not contain NUL characters.' });
+  }
   if (typeof value === 'string') return { text: value };
   if (typeof value === 'number' && Number.isFinite(value)) return { text: String(value) };
   if (typeof value === 'boolean') return { text: value ? 't' : 'f' };

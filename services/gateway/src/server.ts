@@ -97,6 +97,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger, restCo
     trustProxy: config.TRUSTED_PROXIES,
     isReady: () => !stopping && databaseReachable,
     bodyTimeoutMs: config.HTTP_REQUEST_TIMEOUT_MS,
+    submissionLimits: { maxRecords: config.SUBMISSION_MAX_RECORDS, maxDepth: config.SUBMISSION_MAX_DEPTH },
   });
   const server = createServer(
     {

@@ -1,5 +1,5 @@
 import { HttpError } from '../http-error.ts';
-import type { RestConfig } from '@rex/rest-config';
+import { entryOf, type RestConfig } from '@rex/rest-config';
 import type { AuthRequest, Authenticator } from './authenticate.ts';
 import { isScope, type Caller, type ScopeName } from './caller.ts';
 import { connectionCaller, legacyProjectCaller, legacyProjects, wholeClientCaller } from './clients.ts';
@@ -90,12 +90,12 @@ export function directClient(directory: Directory, config: RestConfig): Authenti
     if (!header && !url) return undefined;
     const [username, secret] = header ?? [url!.user, url!.secret];
     const projId = req.query.proj_id;
-    const legacy = config.clients[username!];
+    const legacy = entryOf(config.clients, username);
     if (legacy) {
       if (!sameSecret(secret ?? '', legacy.shared_secret)) throw new HttpError(401, 'Incorrect secret');
       if (req.resource === 'projects') return wholeClientCaller('directClient', username!, legacyProjects(legacy));
       if (!projId) throw new HttpError(400, 'Missing proj_id parameter.');
-      const project = legacy.projects[projId];
+      const project = entryOf(legacy.projects, projId);
       if (!project) throw new HttpError(400, 'Invalid proj_id parameter.');
       return legacyProjectCaller('directClient', username!, legacy, projId, project);
     }

@@ -65,12 +65,17 @@ export function createDirectory(db: Pool, ttlMs: number) {
     return { id: row.id, url: row.url, password: row.password, allowAnonJwtPost: row.allow_anon_jwt_post, ...(await keysOf(row)) };
   }
 
+  // A name from a credential that no website or client can have: looked up nowhere.
+  const unusableName = (name: string) => name.length > 2_000 || name.includes('\0');
+
   const WEBSITE_COLUMNS = 'id, url, password, public_key, jwks_url, allow_anon_jwt_post';
 
   return {
     /** The website whose url (or one of its staging urls) is `url`; one with a key first. */
-    websiteByUrl: (url: string) =>
-      websitesByUrl.getOrLoad(url, async () => {
+    websiteByUrl: async (url: string) =>
+      unusableName(url)
+        ? null
+        : websitesByUrl.getOrLoad(url, async () => {
         const { rows } = await db.query<WebsiteRow>(
           `SELECT ${WEBSITE_COLUMNS} FROM auth.websites
             WHERE NOT deleted AND (url = $1 OR $1 = ANY (staging_urls))
@@ -98,8 +103,10 @@ export function createDirectory(db: Pool, ttlMs: number) {
       }),
 
     /** A REST client defined with `pnpm admin` (not deleted), with its live connections. */
-    clientByUsername: (username: string) =>
-      clients.getOrLoad(username, async () => {
+    clientByUsername: async (username: string) =>
+      unusableName(username)
+        ? null
+        : clients.getOrLoad(username, async () => {
         const { rows } = await db.query<{ id: string; username: string; secret_hash: string; public_key: string | null; jwks_url: string | null }>(
           'SELECT id, username, secret_hash, public_key, jwks_url FROM auth.clients WHERE username = $1 AND NOT deleted',
           [username],

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { HttpError } from '../http-error.ts';
-import type { RestConfig } from '@rex/rest-config';
+import { entryOf, type RestConfig } from '@rex/rest-config';
 import type { AuthRequest, Authenticator } from './authenticate.ts';
 import { legacyProjectCaller, legacyProjects, wholeClientCaller } from './clients.ts';
 import { headerParts, isDigits } from './credentials.ts';
@@ -50,11 +50,11 @@ export function hmacClient(config: RestConfig): Authenticator {
     const header = headerParts(req, 'hmacClient');
     if (!header) return undefined;
     const [clientKey, signature] = header;
-    const legacy = config.clients[clientKey!];
+    const legacy = entryOf(config.clients, clientKey);
     if (!legacy || !signatureMatches(req, signature!, legacy.shared_secret)) return undefined;
     if (req.resource === 'projects') return wholeClientCaller('hmacClient', clientKey!, legacyProjects(legacy));
     const projId = req.query.proj_id;
-    const project = projId ? legacy.projects[projId] : undefined;
+    const project = entryOf(legacy.projects, projId);
     if (!project) throw new HttpError(400, 'Project ID missing or invalid.');
     return legacyProjectCaller('hmacClient', clientKey!, legacy, projId!, project);
   };

@@ -1,11 +1,11 @@
 import type { Request, Response } from 'express';
+import { isRealDateOrDateTime } from '@rex/dates';
 import { toAuthContext } from '../auth/caller.ts';
 import type { ReportsClient } from '../clients/reports.ts';
 import { HttpError } from '../http-error.ts';
 import { backend, servicesUrl } from './context.ts';
 import type { Parameter, Route } from './route.ts';
 
-const DATE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}:\d{2})?$/;
 const DEPRECATION = { Deprecation: 'true' };
 
 const PARAMETERS: Parameter[] = [
@@ -22,7 +22,7 @@ function dateParameter(req: Request, name: string, required: boolean): string {
     if (required) throw new HttpError(400, `Missing ${name} parameter`);
     return '';
   }
-  if (typeof value !== 'string' || !DATE.test(value) || Number.isNaN(Date.parse(value.length === 10 ? `${value}T00:00:00Z` : `${value}Z`))) {
+  if (typeof value !== 'string' || !isRealDateOrDateTime(value)) {
     throw new HttpError(400, `Invalid date for ${name} parameter`);
   }
   return value;

@@ -1,9 +1,11 @@
+import { isRealDate } from '@rex/dates';
 import { parseBoolean, parseInteger, text, type Values } from './values.ts';
 
 export type Column = Record<string, unknown>;
 export type Errors = Record<string, string>;
 
-export type FieldKind = 'text' | 'integer' | 'boolean' | { oneOf: readonly string[] };
+/** A code from a list; `required` codes cannot be cleared (their column is NOT NULL). */
+export type FieldKind = 'text' | 'integer' | 'boolean' | { oneOf: readonly string[]; required?: boolean };
 
 /**
  * Copies plain fields from the submitted values into columns, checking each
@@ -24,7 +26,8 @@ export function readPlainFields(
       continue;
     }
     if (raw === undefined) {
-      columns[field] = kind === 'boolean' ? false : null;
+      if (typeof kind === 'object' && kind.required) errors[`${entity}:${field}`] = `A value is required: one of ${kind.oneOf.join(', ')}.`;
+      else columns[field] = kind === 'boolean' ? false : null;
       continue;
     }
     if (kind === 'text') {
@@ -59,10 +62,11 @@ export type FilterKind = 'integer' | 'text' | 'date';
 export function readFilters(entity: string, given: Record<string, string>, kinds: Record<string, FilterKind>, errors: Errors): Record<string, string> {
   const filters: Record<string, string> = {};
   for (const [field, value] of Object.entries(given)) {
-    const kind = kinds[field];
+    const kind = Object.hasOwn(kinds, field) ? kinds[field] : undefined;
     if (!kind) continue;
     if (kind === 'integer' && !/^-?\d{1,18}$/.test(value.trim())) errors[`${entity}:${field}`] = `Invalid filter on numeric field ${field}`;
-    else if (kind === 'date' && !/^\d{4}-\d{2}-\d{2}$/.test(value)) errors[`${entity}:${field}`] = `Invalid filter on date field ${field}`;
+    else if (kind === 'date' && !isRealDate(value)) errors[`${entity}:${field}`] = `Invalid filter on date field ${field}: a date as YYYY-MM-DD is expected.`;
+    else if (value.includes('\0')) errors[`${entity}:${field}`] = `Invalid filter on ${field}: it may not contain NUL characters.`;
     else filters[field] = value;
   }
   return filters;

@@ -17,7 +17,7 @@ const SAMPLE_FIELDS: Record<string, FieldKind> = {
   input_form: 'text',
   group_id: 'integer',
   privacy_precision: 'integer',
-  record_status: { oneOf: RECORD_STATUSES },
+  record_status: { oneOf: RECORD_STATUSES, required: true },
   licence_id: 'integer',
 };
 

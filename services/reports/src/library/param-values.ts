@@ -1,3 +1,4 @@
+import { isRealDate } from '@rex/dates';
 import type { ParamType, ReportParam } from './definition.ts';
 
 /** The SQL cast each parameter's bind placeholder gets, so Postgres never has to guess its type. */
@@ -13,7 +14,6 @@ export const PARAM_CASTS: Readonly<Record<ParamType, string>> = {
 
 const INTEGER = /^-?\d+$/;
 const FLOAT = /^-?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$/;
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const BIGINT_MIN = -(2n ** 63n);
 const BIGINT_MAX = 2n ** 63n - 1n;
 const TRUE_VALUES = ['true', 't', '1'];
@@ -51,18 +51,6 @@ function isValidScalar(datatype: ParamType, value: string): boolean {
       // Postgres text cannot hold NUL characters.
       return !value.includes('\0');
   }
-}
-
-function isRealDate(value: string): boolean {
-  const match = DATE.exec(value);
-  if (match === null) {
-    return false;
-  }
-  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  const date = new Date(0);
-  // setUTCFullYear, unlike Date.UTC, does not turn years 0-99 into 1900-1999.
-  date.setUTCFullYear(year, month - 1, day);
-  return year > 0 && date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
 
 function isLookupKey(param: ReportParam, value: string): boolean {
