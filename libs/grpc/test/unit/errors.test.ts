@@ -39,3 +39,33 @@ describe('where an error comes from', () => {
     expect(decoded.fromService).toBe(false);
   });
 });
+
+describe('database errors', () => {
+  const pgError = (fields: Record<string, string>, message = 'error') => Object.assign(new Error(message), fields);
+
+  it('when the database connection is lost or refused, then the status is UNAVAILABLE (503, retry), not INTERNAL', () => {
+    for (const error of [
+      pgError({ code: 'ECONNRESET' }),
+      pgError({ code: 'ECONNREFUSED' }),
+      pgError({ code: '57P01' }, 'terminating connection due to administrator command'),
+      pgError({ code: '08006' }),
+      new Error('Connection terminated unexpectedly'),
+      new Error('timeout exceeded when trying to connect'),
+    ]) {
+      expect(toServiceError(error).code, error.message).toBe(grpc.status.UNAVAILABLE);
+    }
+  });
+
+  it('when a statement runs out of time, then DEADLINE_EXCEEDED (504)', () => {
+    expect(toServiceError(pgError({ code: '57014' }, 'canceling statement due to statement timeout')).code).toBe(grpc.status.DEADLINE_EXCEEDED);
+  });
+
+  it('when the database refuses a value, then the field is named in an INVALID_ARGUMENT, and no other error leaks its message', () => {
+    const notNull = decodeServiceError(asServiceError(toServiceError(pgError({ code: '23502', table: 'occurrences', column: 'record_status' }))));
+    expect(notNull.violations).toEqual([{ field: 'occurrence:record_status', description: 'A value is required.' }]);
+    const missing = decodeServiceError(asServiceError(toServiceError(pgError({ code: '23503', table: 'sample_media', detail: 'Key (licence_id)=(7) is not present in table "licences".' }))));
+    expect(missing.violations).toEqual([{ field: 'sample_medium:licence_id', description: 'It refers to a record that does not exist.' }]);
+    expect(toServiceError(pgError({ code: '22008' }, 'date/time field value out of range')).code).toBe(grpc.status.FAILED_PRECONDITION);
+    expect(toServiceError(pgError({ code: '42P01' }, 'relation "secret_table" does not exist'))).toEqual({ code: grpc.status.INTERNAL, details: 'Internal error' });
+  });
+});
