@@ -1,4 +1,4 @@
-export { createPool, withTransaction, isReachable, type Pool, type PoolClient } from './pool.ts';
+export { createPool, withTransaction, isReachable, QueryAbandoned, type Pool, type PoolClient, type QueryScope } from './pool.ts';
 export { migrate, readMigrations, type Migration } from './migrate.ts';
 export { startEmbeddedPostgres, freePort, type EmbeddedDatabase } from './embedded.ts';
 export { createDatabase, dropDatabase, databaseUrl } from './databases.ts';

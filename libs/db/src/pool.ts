@@ -11,11 +11,90 @@ export const DEFAULT_STATEMENT_TIMEOUT_MS = 30_000;
 export const DEFAULT_IDLE_IN_TRANSACTION_TIMEOUT_MS = 30_000;
 export type PoolClient = pg.PoolClient;
 
+/**
+ * The call a query runs for, when the service tells (see `scope` below): its
+ * deadline and a signal that aborts when the caller gives up.
+ */
+export type QueryScope = { deadline?: number; signal: AbortSignal };
+
+/** The caller gave up (cancelled, or out of time) before or while its query ran. */
+export class QueryAbandoned extends Error {
+  readonly code = '57014';
+  constructor() {
+    super('canceling statement: the call it ran for ended');
+  }
+}
+
+/**
+ * A pool whose clients serve the current call's scope: a query still running
+ * when the call is cancelled or its deadline passes is cancelled in the
+ * database (a PostgreSQL cancel request), so a write whose caller already had
+ * an error is not committed behind its back, and transactions run with the
+ * call's remaining time as their statement timeout.
+ */
+export class ScopedPool extends pg.Pool {
+  readonly scope: () => QueryScope | undefined;
+
+  constructor(config: pg.PoolConfig, scope: () => QueryScope | undefined) {
+    super(config);
+    this.scope = scope;
+  }
+
+  // pg-pool's query() goes through connect() too, so both are covered.
+  override connect(): Promise<pg.PoolClient>;
+  override connect(callback: (err: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void): void;
+  override connect(callback?: (err: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void): Promise<pg.PoolClient> | void {
+    const scope = this.scope();
+    if (!scope) return callback ? super.connect(callback) : super.connect();
+    if (scope.signal.aborted) {
+      if (callback) return void process.nextTick(() => callback(new QueryAbandoned(), undefined, () => undefined));
+      return Promise.reject(new QueryAbandoned());
+    }
+    if (callback) {
+      super.connect((err, client, done) => {
+        if (client) this.watch(client, scope);
+        callback(err, client, done);
+      });
+      return;
+    }
+    return super.connect().then((client) => {
+      this.watch(client, scope);
+      return client;
+    });
+  }
+
+  /** Cancels the client's running query if the scope aborts while the client is checked out. */
+  private watch(client: pg.PoolClient, scope: QueryScope): void {
+    const onAbort = () => {
+      const running = (client as unknown as { activeQuery?: unknown }).activeQuery;
+      // node-postgres sends the cancel request (on a connection of its own) but does not type it.
+      if (!running) return;
+      const canceller = new pg.Client(this.options) as unknown as { connection: { on(event: 'error', listener: () => void): void }; cancel(target: unknown, query: unknown): void };
+      canceller.connection.on('error', () => undefined);
+      canceller.cancel(client, running);
+    };
+    scope.signal.addEventListener('abort', onAbort, { once: true });
+    const release = client.release;
+    client.release = (err?: Error | boolean) => {
+      scope.signal.removeEventListener('abort', onAbort);
+      client.release = release;
+      return release.call(client, err);
+    };
+  }
+}
+
 export function createPool(
   connectionString: string,
-  options: { max?: number; applicationName?: string; statementTimeoutMs?: number; idleInTransactionTimeoutMs?: number } = {},
+  options: {
+    max?: number;
+    applicationName?: string;
+    statementTimeoutMs?: number;
+    idleInTransactionTimeoutMs?: number;
+    /** The call each query serves (e.g. @rex/grpc's currentCall), for cancellation and deadlines. */
+    scope?: () => QueryScope | undefined;
+  } = {},
 ): pg.Pool {
-  const pool = new pg.Pool({
+  const config: pg.PoolConfig = {
     connectionString,
     max: options.max ?? 10,
     application_name: options.applicationName,
@@ -24,7 +103,8 @@ export function createPool(
     idle_in_transaction_session_timeout: options.idleInTransactionTimeoutMs ?? DEFAULT_IDLE_IN_TRANSACTION_TIMEOUT_MS,
     connectionTimeoutMillis: 5_000,
     idleTimeoutMillis: 30_000,
-  });
+  };
+  const pool = options.scope ? new ScopedPool(config, options.scope) : new pg.Pool(config);
   // A client losing its connection (a database restart, a terminated backend)
   // must not crash the process, idle or checked out: the query in flight
   // fails with the error, and the pool discards the client.
@@ -35,11 +115,19 @@ export function createPool(
   return pool;
 }
 
+/** The statement timeout for a transaction of the current call: what remains of its deadline. */
+function beginStatement(pool: pg.Pool): string {
+  const deadline = pool instanceof ScopedPool ? pool.scope()?.deadline : undefined;
+  if (deadline === undefined) return 'BEGIN';
+  const remaining = Math.max(1, Math.floor(deadline - Date.now()));
+  return `BEGIN; SET LOCAL statement_timeout = ${remaining}`;
+}
+
 /** Runs `fn` in one transaction: committed if it resolves, rolled back if it throws. */
 export async function withTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
   try {
-    await client.query('BEGIN');
+    await client.query(beginStatement(pool));
     const result = await fn(client);
     await client.query('COMMIT');
     return result;

@@ -16,7 +16,7 @@ export {
   type FieldViolation,
   type DecodedError,
 } from './errors.ts';
-export { unary, startGrpcServer, type GrpcServer } from './server.ts';
+export { unary, startGrpcServer, currentCall, type CallScope, type GrpcServer } from './server.ts';
 export { callUnary, isServiceError, CHANNEL_OPTIONS, clientOptions } from './client.ts';
 export { callSecret, checkFirstMessage, grantInterceptor, requireGrants, GrantRefused } from './call-grant.ts';
 export { writeMessage, CallEnded } from './stream.ts';

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Http2Server, ServerHttp2Session } from 'node:http2';
 import * as grpc from '@grpc/grpc-js';
 import { HealthImplementation } from 'grpc-health-check';
@@ -11,6 +12,30 @@ use(grpcDuration);
 
 type UnaryHandler<Q, R> = (request: Q, call: grpc.ServerUnaryCall<Q, R>) => Promise<R>;
 
+/** The call a handler is serving: its deadline (epoch ms, when the client set one) and a signal that aborts when the call is cancelled or runs out of time. */
+export type CallScope = { deadline?: number; signal: AbortSignal };
+
+const callScopes = new AsyncLocalStorage<CallScope>();
+
+/** The scope of the gRPC call being served, wherever in its handler this runs; undefined outside one. */
+export const currentCall = (): CallScope | undefined => callScopes.getStore();
+
+function scopeOf(call: grpc.ServerUnaryCall<unknown, unknown>): { scope: CallScope; done: () => void } {
+  const controller = new AbortController();
+  const abort = () => controller.abort();
+  call.once('cancelled', abort);
+  const deadline = Number(call.getDeadline());
+  const timer = Number.isFinite(deadline) ? setTimeout(abort, Math.max(0, deadline - Date.now())) : undefined;
+  timer?.unref();
+  return {
+    scope: { deadline: Number.isFinite(deadline) ? deadline : undefined, signal: controller.signal },
+    done: () => {
+      clearTimeout(timer);
+      call.off('cancelled', abort);
+    },
+  };
+}
+
 /**
  * Adapts an async handler to grpc-js: thrown DomainErrors become their status,
  * anything else INTERNAL (logged, never sent). Records RED metrics per method.
@@ -23,7 +48,8 @@ export function unary<Q, R>(service: string, method: string, logger: Logger, fn:
       grpcHandled.inc(labels);
       grpcDuration.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
     };
-    fn(call.request, call).then(
+    const { scope, done } = scopeOf(call as grpc.ServerUnaryCall<unknown, unknown>);
+    callScopes.run(scope, () => fn(call.request, call)).finally(done).then(
       (response) => {
         finish(grpc.status.OK);
         callback(null, response);

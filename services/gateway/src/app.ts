@@ -103,6 +103,10 @@ function refuseNul(req: Request, _res: Response, next: NextFunction): void {
   next();
 }
 
+/** What a client must know when a write timed out. */
+const UNKNOWN_OUTCOME =
+  'The outcome of this request is unknown: it was cancelled when its time ran out, but may have completed just before. Retrying it with the same Idempotency-Key is safe: it answers with the saved record if there is one and saves it otherwise.';
+
 type Handler = (req: Request, res: Response) => Promise<void>;
 const handle = (fn: Handler) => (req: Request, res: Response, next: NextFunction) => fn(req, res).catch(next);
 
@@ -199,7 +203,9 @@ export function createApp(options: AppOptions): Express {
     // A conflicting record is named by its path below the service root; the client gets its full href.
     const duplicate = extra.duplicate_of as { id: string; path?: string } | undefined;
     if (duplicate?.path) extra.duplicate_of = { id: duplicate.id, href: `${servicesUrl(req)}/rest/${duplicate.path}` };
-    res.status(status).json(errorBody(status, httpError ? httpError.detail : 'Internal error', extra));
+    let detail = httpError ? httpError.detail : 'Internal error';
+    if (status === 504 && req.method !== 'GET' && typeof detail === 'string') detail = `${detail} ${UNKNOWN_OUTCOME}`;
+    res.status(status).json(errorBody(status, detail, extra));
   };
   app.use(onError);
   return app;

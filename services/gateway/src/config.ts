@@ -15,6 +15,7 @@ export const GatewayEnv = CommonEnv.extend({
   MEDIA_ADDR: z.string().default('127.0.0.1:50054').describe('media service address, host:port'),
   UPLOAD_DEADLINE_MS: z.coerce.number().int().min(1).default(120_000).describe('deadline of one file upload or download (slow mobile connections)'),
   GRPC_DEADLINE_MS: z.coerce.number().int().min(1).default(5_000).describe('deadline of every call to a backend'),
+  GRPC_WRITE_DEADLINE_MS: z.coerce.number().int().min(1).default(15_000).describe('deadline of a write to records (a write past it is cancelled, never committed)'),
   HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(1).default(10_000).describe("longest wait for a request's headers"),
   HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1).default(30_000).describe("longest wait for a request's body (uploads: UPLOAD_DEADLINE_MS)"),
   HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(1).default(65_000).describe('idle keep-alive connections close after this (longer than a load balancer\'s idle timeout)'),

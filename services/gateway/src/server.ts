@@ -54,7 +54,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger, restCo
 
   const secret = callSecret(config.INTERNAL_AUTH_SECRET);
   const directory = createDirectory(pool, config.AUTH_CACHE_TTL_MS);
-  const records = createRecordsClient(config.RECORDS_ADDR, secret, config.GRPC_DEADLINE_MS);
+  const records = createRecordsClient(config.RECORDS_ADDR, secret, { readMs: config.GRPC_DEADLINE_MS, writeMs: config.GRPC_WRITE_DEADLINE_MS });
   const search = createSearchClient(config.SEARCH_ADDR, secret, config.SEARCH_DEADLINE_MS);
   const reports = createReportsClient(config.REPORTS_ADDR, secret, config.GRPC_DEADLINE_MS, config.REPORT_DEADLINE_MS);
   const media = createMediaClient(config.MEDIA_ADDR, secret, config.UPLOAD_DEADLINE_MS);

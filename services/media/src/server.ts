@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { createPool, superviseDatabase, type Pool } from '@rex/db';
-import { callSecret, startGrpcServer } from '@rex/grpc';
+import { callSecret, currentCall, startGrpcServer } from '@rex/grpc';
 import type { Logger } from '@rex/logger';
 import { mediaV1 } from '@rex/protos';
 import type { RestConfig } from '@rex/rest-config';
@@ -29,7 +29,7 @@ function storageOf(config: MediaConfig): Storage {
  * (each takes different rows).
  */
 export async function startMediaServer(config: MediaConfig, restConfig: RestConfig, logger: Logger) {
-  const pool: Pool = createPool(config.DATABASE_URL, { max: config.DB_POOL_MAX, applicationName: 'rex-media' });
+  const pool: Pool = createPool(config.DATABASE_URL, { max: config.DB_POOL_MAX, applicationName: 'rex-media', scope: currentCall });
   const queue = createMediaQueue(pool, storageOf(config), queueLimits(restConfig.media_queue), {
     queueSeconds: config.MEDIA_QUEUE_TTL_S,
     reserveSeconds: config.MEDIA_RESERVE_TTL_S,

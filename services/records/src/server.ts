@@ -1,5 +1,5 @@
 import { createPool, superviseDatabase, type Pool } from '@rex/db';
-import { callSecret, startGrpcServer, type GrpcServer } from '@rex/grpc';
+import { callSecret, currentCall, startGrpcServer, type GrpcServer } from '@rex/grpc';
 import type { Logger } from '@rex/logger';
 import { recordsV1 } from '@rex/protos';
 import type { RecordsConfig } from './config.ts';
@@ -27,7 +27,7 @@ export type RecordsServer = { port: number; stop: () => Promise<void> };
  * database is reachable and migrated, and again whenever it stops answering.
  */
 export async function startRecordsServer(config: RecordsConfig, logger: Logger): Promise<RecordsServer> {
-  const pool: Pool = createPool(config.DATABASE_URL, { max: config.DB_POOL_MAX, applicationName: 'rex-records' });
+  const pool: Pool = createPool(config.DATABASE_URL, { max: config.DB_POOL_MAX, applicationName: 'rex-records', scope: currentCall });
   const reference = createReferenceData(pool, config.REFERENCE_CACHE_TTL_MS);
   const mediaClient = config.MEDIA_ADDR ? createMediaClient(config.MEDIA_ADDR, callSecret(config.INTERNAL_AUTH_SECRET), config.GRPC_DEADLINE_MS) : undefined;
   const claims = createMediaClaims(pool, mediaClient, logger);

@@ -34,9 +34,11 @@ import {
 const SERVICE = 'records.v1.RecordsService';
 
 /** The gateway's one typed client of the records service; every call carries a deadline. */
-export function createRecordsClient(address: string, secret: Buffer, deadlineMs: number) {
+export function createRecordsClient(address: string, secret: Buffer, deadlines: { readMs: number; writeMs: number }) {
   const client = new recordsV1.RecordsService(address, grpc.credentials.createInsecure(), clientOptions(secret)) as RecordsServiceClient;
-  const call = <R>(method: string, request: object) => callUnary<object, R>(client, SERVICE, method, request, deadlineMs);
+  // Writes may take longer than reads; records cancels a write whose deadline passes, so it is never committed after a 504.
+  const call = <R>(method: string, request: object) =>
+    callUnary<object, R>(client, SERVICE, method, request, /^(Get|List)/.test(method) ? deadlines.readMs : deadlines.writeMs);
   return {
     createSample: (auth: AuthContext, submission: Submission, idempotencyKey = '') =>
       call<CreateSampleResponse__Output>('CreateSample', { auth, submission, idempotencyKey }),

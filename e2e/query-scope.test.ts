@@ -1,0 +1,68 @@
+import { describe, expect, inject, it } from 'vitest';
+import { createPool, withTransaction, type QueryScope } from '@rex/db';
+
+/** A pool whose queries serve `scope`, as a service's pool serves the gRPC call in hand. */
+function scopedPool(scope: { current?: QueryScope }) {
+  return createPool(inject('databaseUrl'), { max: 2, applicationName: 'rex-scope-test', scope: () => scope.current });
+}
+
+describe('queries serve their call', () => {
+  it('when the call is cancelled while its statement runs, then the database cancels the statement at once', async () => {
+    const controller = new AbortController();
+    const scope: { current?: QueryScope } = { current: { signal: controller.signal } };
+    const pool = scopedPool(scope);
+    try {
+      setTimeout(() => controller.abort(), 200);
+      const started = Date.now();
+      await expect(pool.query('SELECT pg_sleep(10)')).rejects.toMatchObject({ code: '57014' });
+      expect(Date.now() - started).toBeLessThan(3_000);
+      scope.current = undefined;
+      expect((await pool.query('SELECT 1 AS ok')).rows).toEqual([{ ok: 1 }]);
+    } finally {
+      await pool.end();
+    }
+  });
+
+  it('when a write is cancelled before it commits, then nothing of it is saved', async () => {
+    const controller = new AbortController();
+    const pool = scopedPool({ current: { signal: controller.signal } });
+    const table = `scope_test_${Date.now()}`;
+    try {
+      await pool.query(`CREATE TABLE public.${table} (n int)`);
+      setTimeout(() => controller.abort(), 200);
+      await expect(pool.query(`INSERT INTO public.${table} SELECT CASE WHEN pg_sleep(0.1 + n * 0)::text = '' THEN n ELSE n END FROM generate_series(1, 10) n`)).rejects.toMatchObject({ code: '57014' });
+    } finally {
+      await pool.end();
+    }
+    const check = createPool(inject('databaseUrl'), { max: 1 });
+    try {
+      expect((await check.query(`SELECT count(*)::int AS n FROM public.${table}`)).rows).toEqual([{ n: 0 }]);
+      await check.query(`DROP TABLE public.${table}`);
+    } finally {
+      await check.end();
+    }
+  });
+
+  it('when a transaction runs for a call with a deadline, then its statements get the remaining time as their timeout', async () => {
+    const pool = scopedPool({ current: { signal: new AbortController().signal, deadline: Date.now() + 300 } });
+    try {
+      const started = Date.now();
+      await expect(withTransaction(pool, (client) => client.query('SELECT pg_sleep(5)'))).rejects.toMatchObject({ code: '57014' });
+      expect(Date.now() - started).toBeLessThan(3_000);
+    } finally {
+      await pool.end();
+    }
+  });
+
+  it('when the call has already ended, then no connection is taken for it', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    const pool = scopedPool({ current: { signal: controller.signal } });
+    try {
+      await expect(pool.query('SELECT 1')).rejects.toMatchObject({ code: '57014' });
+      expect(pool.totalCount).toBe(0);
+    } finally {
+      await pool.end();
+    }
+  });
+});
