@@ -2,6 +2,8 @@ import { existsSync, readdirSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { DEMO, importFixtures, parseFixtures } from '@rex/admin';
+import { createPool } from '@rex/db';
 import { startGateway } from './support/gateway.ts';
 import { jpeg, upload } from './support/media.ts';
 import { OTHER_USER, SECOND_WEBSITE, dbQuery, eventually, services, setUpWorld, token } from './support/world.ts';
@@ -156,5 +158,34 @@ describe('media queue', () => {
     upload.destroy();
     // The partial upload is removed, and no row was ever written for it.
     await eventually(async () => expect(await queueContents()).toEqual(before));
+  });
+
+  it('when a user has used up the hourly upload quota, then further uploads are 429 JSON and nothing is kept', async () => {
+    const uploaderId = 12;
+    const pool = createPool(inject('databaseUrl'), { max: 1 });
+    try {
+      await importFixtures(pool, parseFixtures({ users: [{ id: uploaderId, username: 'uploader', websites: [{ website_id: DEMO.websiteId, role: 'user' }] }] }));
+    } finally {
+      await pool.end();
+    }
+    const gateway = await startGateway({ authentication_methods: { jwtUser: { allow_http: true } } }, {}, false, true, { MEDIA_UPLOAD_QUOTA_BYTES_PER_HOUR: '10000' });
+    try {
+      const bearer = await token({ userId: uploaderId });
+      const send = async (size: number) => {
+        const form = new FormData();
+        form.append('photo', new Blob([jpeg(size)]), 'photo.jpg');
+        const response = await fetch(`${gateway.services}/media-queue`, { method: 'POST', body: form, headers: { Authorization: `Bearer ${bearer}` } });
+        return { status: response.status, body: (await response.json()) as { code?: number; message?: Record<string, string> } };
+      };
+      expect((await send(6_000)).status).toBe(200);
+      const over = await send(6_000);
+      expect(over.status).toBe(429);
+      expect(over.body.code).toBe(429);
+      expect(over.body.message?.photo).toMatch(/quota/);
+      expect((await send(100)).status).toBe(200);
+      expect(await dbQuery('SELECT count(*)::int AS n FROM media.files WHERE user_id = $1', [uploaderId])).toEqual([{ n: 2 }]);
+    } finally {
+      gateway.stop();
+    }
   });
 });

@@ -23,16 +23,22 @@ function spawnService(name: string, env: Record<string, string>): ChildProcess {
  * A gateway with its own REST configuration (and, with `withSearch` or
  * `withMedia`, its own search or media service reading the same configuration).
  */
-export async function startGateway(config: Record<string, unknown>, env: Record<string, string> = {}, withSearch = false, withMedia = false): Promise<ExtraGateway> {
+export async function startGateway(
+  config: Record<string, unknown>,
+  env: Record<string, string> = {},
+  withSearch = false,
+  withMedia = false,
+  serviceEnv: Record<string, string> = {},
+): Promise<ExtraGateway> {
   const dir = mkdtempSync(join(tmpdir(), 'rex-gateway-'));
   const configFile = join(dir, 'rest.json');
   writeFileSync(configFile, JSON.stringify(config));
   const port = await freePort();
   const searchPort = await freePort();
-  const search = withSearch ? spawnService('search', { REX_CONFIG: configFile, GRPC_HOST: '127.0.0.1', GRPC_PORT: String(searchPort) }) : undefined;
+  const search = withSearch ? spawnService('search', { REX_CONFIG: configFile, GRPC_HOST: '127.0.0.1', GRPC_PORT: String(searchPort), ...serviceEnv }) : undefined;
   const mediaPort = await freePort();
   const media = withMedia
-    ? spawnService('media', { REX_CONFIG: configFile, REX_DATA_DIR: dir, DATABASE_URL: inject('databaseUrl'), GRPC_HOST: '127.0.0.1', GRPC_PORT: String(mediaPort) })
+    ? spawnService('media', { REX_CONFIG: configFile, REX_DATA_DIR: dir, DATABASE_URL: inject('databaseUrl'), GRPC_HOST: '127.0.0.1', GRPC_PORT: String(mediaPort), ...serviceEnv })
     : undefined;
   const child: ChildProcess = spawn(process.execPath, ['--conditions=development', '--disable-warning=ExperimentalWarning', 'src/main.ts'], {
     cwd: fileURLToPath(new URL('../../services/gateway', import.meta.url)),

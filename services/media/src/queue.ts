@@ -3,11 +3,13 @@ import type { Pool } from '@rex/db';
 import { DomainError, forbidden, grpc, invalid, notFound } from '@rex/grpc';
 import type { AuthContext__Output } from '@rex/protos';
 import { SNIFF_BYTES, detectType, isQueuedName, queueKey, queuedName, storedKey, type QueueLimits } from './domain/file-types.ts';
-import { deleteExpired, findFile, insertFile, lockClaimable, lockFiles, markClaimed, releaseClaim, reserveFiles, withTransaction, type FileRow } from './db/files-repo.ts';
+import { bytesUploadedLastHour, deleteExpired, findFile, insertFile, lockClaimable, lockFiles, markClaimed, releaseClaim, reserveFiles, withTransaction, type FileRow } from './db/files-repo.ts';
 import type { Storage } from './storage/storage.ts';
 
 export type UploadHeader = { auth: AuthContext__Output | null; field: string; filename: string };
 export type Lifetimes = { queueSeconds: number; reserveSeconds: number };
+/** Bytes one uploader may upload per hour. */
+export type Quota = { bytesPerHour: number };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -16,6 +18,8 @@ const fileError = (field: string, message: string, httpStatus: number) =>
   new DomainError(grpc.status.INVALID_ARGUMENT, message, [{ field, description: message }], { http_status: String(httpStatus) });
 const tooLarge = (field: string) => fileError(field, 'The file size exceeds the maximum allowed.', 413);
 const notAllowed = (field: string) => fileError(field, 'The file is not one of the allowed types.', 415);
+const overQuota = (field: string, quota: Quota) =>
+  fileError(field, `The upload quota (${quota.bytesPerHour} bytes an hour) is used up; try again later.`, 429);
 
 type Who = { websiteId: string; userId: string | null };
 
@@ -35,12 +39,17 @@ function refusal(row: FileRow | undefined, who: Who, claimId: string, name: stri
 }
 
 /** The media queue: uploads, claims by submissions, downloads and the expiry of unclaimed files. */
-export function createMediaQueue(db: Pool, storage: Storage, limits: QueueLimits, lifetimes: Lifetimes) {
+export function createMediaQueue(db: Pool, storage: Storage, limits: QueueLimits, lifetimes: Lifetimes, quota: Quota) {
   return {
     /** Checks the file's type from its first bytes, then streams it into the queue, counting its size. */
     async upload(header: UploadHeader, data: AsyncIterable<Buffer>) {
       const who = uploader(header.auth);
       const field = header.field || 'file';
+      // The file may be as large as the limit, and as what is left of the uploader's hourly quota.
+      const allowance = quota.bytesPerHour - (await bytesUploadedLastHour(db, who.websiteId, who.userId));
+      if (allowance <= 0) throw overQuota(field, quota);
+      const refuseSize = () => (size > limits.maxUploadSize ? tooLarge(field) : overQuota(field, quota));
+      const maxSize = Math.min(limits.maxUploadSize, allowance);
       const chunks = data[Symbol.asyncIterator]();
       const head: Buffer[] = [];
       let size = 0;
@@ -49,7 +58,7 @@ export function createMediaQueue(db: Pool, storage: Storage, limits: QueueLimits
         if (next.done) break;
         head.push(next.value);
         size += next.value.length;
-        if (size > limits.maxUploadSize) throw tooLarge(field);
+        if (size > maxSize) throw refuseSize();
       }
       const first = Buffer.concat(head);
       const type = await detectType(first.subarray(0, SNIFF_BYTES), limits.allowedTypes);
@@ -59,7 +68,7 @@ export function createMediaQueue(db: Pool, storage: Storage, limits: QueueLimits
         yield first;
         for (let next = await chunks.next(); !next.done; next = await chunks.next()) {
           size += next.value.length;
-          if (size > limits.maxUploadSize) throw tooLarge(field);
+          if (size > maxSize) throw refuseSize();
           yield next.value;
         }
       }

@@ -36,6 +36,16 @@ export async function insertFile(db: Pool, file: NewFile, ttlSeconds: number): P
   );
 }
 
+/** Bytes the uploader (a website's user, or the website itself) has uploaded in the last hour. */
+export async function bytesUploadedLastHour(db: Pool, websiteId: string, userId: string | null): Promise<number> {
+  const { rows } = await db.query<{ bytes: string }>(
+    `SELECT coalesce(sum(size), 0)::text AS bytes FROM media.files
+      WHERE website_id = $1 AND user_id IS NOT DISTINCT FROM $2 AND uploaded_on > now() - interval '1 hour'`,
+    [websiteId, userId],
+  );
+  return Number(rows[0].bytes);
+}
+
 export async function findFile(db: Pool, name: string): Promise<FileRow | undefined> {
   const { rows } = await db.query<FileRow>(`SELECT ${FILE_COLUMNS} FROM media.files WHERE name = $1`, [name]);
   return rows[0];
