@@ -2,7 +2,8 @@ import { createHmac, generateKeyPairSync } from 'node:crypto';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import pg from 'pg';
 import { SignJWT, importPKCS8 } from 'jose';
-import { DEMO } from '@rex/admin';
+import { DEMO, importFixtures, parseFixtures } from '@rex/admin';
+import { createPool } from '@rex/db';
 import { BANNED_USER, NO_ROLE_USER, SECOND_WEBSITE, api, sampleSubmission, setUpWorld, token } from './support/world.ts';
 
 const UNAUTHORISED = { code: 401, status: 'Unauthorized', message: 'Unable to authorise' };
@@ -96,6 +97,14 @@ describe('jwtUser', () => {
     expect(response.body.code).toBe(401);
   });
 
+  it('when email_verified is the string "false" (or 0), then 401 too', async () => {
+    for (const claim of ['false', 0, '0']) {
+      const response = await getWith(`Bearer ${await token({ claims: { email_verified: claim } })}`);
+      expect(response.status, String(claim)).toBe(401);
+      expect(response.body.message).toBe('The email address of the user is not verified.');
+    }
+  });
+
   it('when email_verified is true, then the request is served', async () => {
     expect((await getWith(`Bearer ${await token({ claims: { email_verified: true } })}`)).status).toBe(201);
   });
@@ -158,5 +167,57 @@ describe('the service root', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^text\/html/);
     expect(response.text).toMatch(/^<!DOCTYPE HTML>/);
+  });
+});
+
+describe("a website's token rules", () => {
+  const RULES = { id: 20, url: 'http://rules.rex.local', userId: 13 };
+  const keys = generateKeyPairSync('rsa', { modulusLength: 2048, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } });
+
+  beforeAll(async () => {
+    const pool = createPool(inject('databaseUrl'), { max: 1 });
+    try {
+      await importFixtures(
+        pool,
+        parseFixtures({
+          websites: [
+            { id: RULES.id, title: 'Strict tokens', url: RULES.url, password: 'rules-password', public_key: keys.publicKey, jwt_require_exp: true, jwt_max_age_s: 600, jwt_audience: 'rex-api' },
+          ],
+          users: [{ id: RULES.userId, username: 'strict', websites: [{ website_id: RULES.id, role: 'user' }] }],
+        }),
+      );
+    } finally {
+      await pool.end();
+    }
+  });
+
+  const sign = async (claims: Record<string, unknown>, options: { exp?: boolean; iat?: number } = {}) => {
+    let jwt = new SignJWT({ 'http://indicia.org.uk/user:id': RULES.userId, ...claims }).setProtectedHeader({ alg: 'RS256' }).setIssuer(RULES.url);
+    jwt = options.iat === undefined ? jwt.setIssuedAt() : jwt.setIssuedAt(options.iat);
+    if (options.exp !== false) jwt = jwt.setExpirationTime('2h');
+    return `Bearer ${await jwt.sign(await importPKCS8(keys.privateKey, 'RS256'))}`;
+  };
+
+  it('when a token meets the rules (expiry, recent iat, audience), then it is authenticated (the website has no survey 1, so the submission itself is refused)', async () => {
+    for (const aud of ['rex-api', ['other', 'rex-api']]) {
+      const response = await getWith(await sign({ aud }));
+      expect(response.status).toBe(400);
+      expect(Object.keys(response.body.message)).toContain('sample:survey_id');
+    }
+  });
+
+  it('when a token lacks an expiry, is older than the maximum age or names another audience, then 401 saying which', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const cases: [string, string][] = [
+      [await sign({ aud: 'rex-api' }, { exp: false }), 'The token must have an expiry (exp).'],
+      [await sign({ aud: 'rex-api' }, { iat: now - 3_600 }), 'The token is older than this website allows.'],
+      [await sign({ aud: 'another-api' }), 'The token is not meant for this API (aud).'],
+      [await sign({}), 'The token is not meant for this API (aud).'],
+    ];
+    for (const [authorization, message] of cases) {
+      const response = await getWith(authorization);
+      expect(response.status, message).toBe(401);
+      expect(response.body).toMatchObject({ code: 401, message });
+    }
   });
 });

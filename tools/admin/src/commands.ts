@@ -93,6 +93,9 @@ export const COMMANDS: Record<string, Command> = {
       'public-key-file': { type: 'string', help: 'PEM file with its public key(s); several keys allow a rotation' },
       'jwks-url': { type: 'string', help: 'URL of a JWKS ("" removes it)' },
       'allow-anon-jwt-post': { type: 'boolean', help: 'tokens without a user may create records' },
+      'jwt-require-exp': { type: 'boolean', help: 'its user tokens must have an expiry (exp)' },
+      'jwt-max-age': { type: 'integer', help: 'seconds its user tokens stay valid after iat (0 removes the limit)' },
+      'jwt-audience': { type: 'string', help: 'the aud its user tokens must name ("" removes it)' },
     },
     run: async (pool, a) => {
       await update(
@@ -105,6 +108,9 @@ export const COMMANDS: Record<string, Command> = {
           public_key: readKey(a['public-key-file'] as string | undefined),
           jwks_url: a['jwks-url'] === '' ? null : a['jwks-url'],
           allow_anon_jwt_post: flag(a['allow-anon-jwt-post']),
+          jwt_require_exp: flag(a['jwt-require-exp']),
+          jwt_max_age_s: a['jwt-max-age'] === undefined ? undefined : Number(a['jwt-max-age']) || null,
+          jwt_audience: a['jwt-audience'] === '' ? null : a['jwt-audience'],
           updated_on: new Date(),
         },
         `website ${a.id}`,

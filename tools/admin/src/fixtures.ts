@@ -28,6 +28,9 @@ export const Fixtures = z
             public_key: z.string().nullable().optional(),
             jwks_url: z.string().url().nullable().optional(),
             allow_anon_jwt_post: z.boolean().default(false),
+            jwt_require_exp: z.boolean().default(false),
+            jwt_max_age_s: z.number().int().positive().nullable().default(null),
+            jwt_audience: z.string().min(1).nullable().default(null),
             staging_urls: z.array(z.string()).default([]),
           })
           .strict(),

@@ -12,7 +12,11 @@ export type Website = {
   /** The stored key cannot be read: tokens for this website cannot be checked. */
   badKey: boolean;
   allowAnonJwtPost: boolean;
+  /** What its user tokens must carry: an expiry, an issue time no older than maxAgeS, this audience. */
+  tokenRules: TokenRules;
 };
+
+export type TokenRules = { requireExp: boolean; maxAgeS: number | null; audience: string | null };
 
 export type Connection = {
   projId: string;
@@ -39,7 +43,17 @@ export type Client = {
   connections: Map<string, Connection>;
 };
 
-type WebsiteRow = { id: string; url: string; password: string; public_key: string | null; jwks_url: string | null; allow_anon_jwt_post: boolean };
+type WebsiteRow = {
+  id: string;
+  url: string;
+  password: string;
+  public_key: string | null;
+  jwks_url: string | null;
+  allow_anon_jwt_post: boolean;
+  jwt_require_exp: boolean;
+  jwt_max_age_s: number | null;
+  jwt_audience: string | null;
+};
 
 /** Reads websites, roles and clients from the auth schema, caching each answer for `ttlMs`. */
 export function createDirectory(db: Pool, ttlMs: number) {
@@ -62,13 +76,20 @@ export function createDirectory(db: Pool, ttlMs: number) {
 
   async function toWebsite(row: WebsiteRow | undefined): Promise<Website | null> {
     if (!row) return null;
-    return { id: row.id, url: row.url, password: row.password, allowAnonJwtPost: row.allow_anon_jwt_post, ...(await keysOf(row)) };
+    return {
+      id: row.id,
+      url: row.url,
+      password: row.password,
+      allowAnonJwtPost: row.allow_anon_jwt_post,
+      tokenRules: { requireExp: row.jwt_require_exp, maxAgeS: row.jwt_max_age_s, audience: row.jwt_audience },
+      ...(await keysOf(row)),
+    };
   }
 
   // A name from a credential that no website or client can have: looked up nowhere.
   const unusableName = (name: string) => name.length > 2_000 || name.includes('\0');
 
-  const WEBSITE_COLUMNS = 'id, url, password, public_key, jwks_url, allow_anon_jwt_post';
+  const WEBSITE_COLUMNS = 'id, url, password, public_key, jwks_url, allow_anon_jwt_post, jwt_require_exp, jwt_max_age_s, jwt_audience';
 
   return {
     /** The website whose url (or one of its staging urls) is `url`; one with a key first. */

@@ -1,5 +1,5 @@
 import { HttpError } from '../http-error.ts';
-import type { Directory, Website } from './directory.ts';
+import type { Directory, TokenRules, Website } from './directory.ts';
 import { bearerToken, peekPayload, type JwtPayload } from './jwt.ts';
 import { selectScope } from './scope.ts';
 import { TtlCache } from '@rex/cache';
@@ -7,6 +7,25 @@ import type { AuthRequest, Authenticator } from './authenticate.ts';
 
 
 type Verified = { payload: JwtPayload; website: Website };
+
+/** `email_verified` as issuers write it: false, and also "false", 0 or "0". */
+const isUnverified = (claim: unknown) => claim === false || claim === 'false' || claim === 0 || claim === '0';
+
+const LEEWAY_S = 60;
+
+/** A website's rules for its tokens beyond the signature: an expiry, a maximum age, an audience. */
+export function checkTokenRules(payload: JwtPayload, rules: TokenRules, now = Date.now()): void {
+  if (rules.requireExp && typeof payload.exp !== 'number') throw new HttpError(401, 'The token must have an expiry (exp).');
+  if (rules.maxAgeS !== null) {
+    const issuedAt = payload.iat;
+    if (typeof issuedAt !== 'number') throw new HttpError(401, 'The token must say when it was issued (iat).');
+    if (now / 1000 - issuedAt > rules.maxAgeS + LEEWAY_S) throw new HttpError(401, 'The token is older than this website allows.');
+  }
+  if (rules.audience !== null) {
+    const audiences = Array.isArray(payload.aud) ? payload.aud : [payload.aud];
+    if (!audiences.includes(rules.audience)) throw new HttpError(401, 'The token is not meant for this API (aud).');
+  }
+}
 
 /**
  * jwtUser: an RS256 token issued by a website (`iss` = its url), verified with
@@ -50,7 +69,8 @@ export function jwtUser(directory: Directory, claimNamespace: string, cacheTtlMs
       if (!result) return undefined;
     }
     const { payload, website } = result;
-    if (payload.email_verified === false) throw new HttpError(401, 'The email address of the user is not verified.');
+    if (isUnverified(payload.email_verified)) throw new HttpError(401, 'The email address of the user is not verified.');
+    checkTokenRules(payload, website.tokenRules);
     const rawUser = payload[userClaim];
     if (rawUser === undefined || rawUser === null) {
       const scope = selectScope({ tokenScope: payload.scope, namespacedScope: payload[scopeClaim], requested: req.query.scope, fallback: 'reporting' });
