@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO } from '@rex/admin';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { DEMO, importFixtures, parseFixtures } from '@rex/admin';
+import { createPool } from '@rex/db';
 import { startGateway, type ExtraGateway } from './support/gateway.ts';
 import {
   DB_CLIENT,
@@ -178,6 +179,28 @@ describe('hmacClient (legacy configuration clients)', () => {
 describe('directClient', () => {
   const header = (username = DB_CLIENT.username, secret = DB_CLIENT.secret) => `USER:${username}:SECRET:${secret}`;
 
+  it('when a client is sent more than ten wrong secrets in a minute, then further attempts are refused with 429 without being checked', async () => {
+    const pool = createPool(inject('databaseUrl'), { max: 1 });
+    try {
+      await importFixtures(
+        pool,
+        parseFixtures({ clients: [{ id: 30, username: 'guessed', secret: 'the-right-secret', connections: [{ proj_id: 'G1', website_id: DEMO.websiteId, title: 'Guessed' }] }] }),
+      );
+    } finally {
+      await pool.end();
+    }
+    for (let i = 0; i < 10; i++) {
+      const response = await call('GET', '/samples?proj_id=G1', header('guessed', `guess-${i}`));
+      expect(response.body).toMatchObject({ code: 401, message: 'Unable to authorise' });
+    }
+    const throttled = await call('GET', '/samples?proj_id=G1', header('guessed', 'the-right-secret'));
+    expect(throttled.status).toBe(429);
+    expect(throttled.body.code).toBe(429);
+    // Other clients are not affected: this one is admitted (and then, not being a user, refused the record).
+    const other = await call('GET', `/samples/${sampleId}?proj_id=${DB_CLIENT.projId}`, header());
+    expect(other.body).toMatchObject({ code: 403, message: NOT_A_USER });
+  });
+
   it('when a database client names a connection, then it is admitted read-only: writes are 405', async () => {
     const read = await call('GET', `/samples/${sampleId}?proj_id=${DB_CLIENT.projId}`, header());
     expect(read.status).toBe(403);
@@ -190,7 +213,7 @@ describe('directClient', () => {
   });
 
   it.each([
-    ['the secret is wrong', `?proj_id=${DB_CLIENT.projId}`, header(DB_CLIENT.username, 'wrong'), 401, 'Incorrect secret'],
+    ['the secret is wrong (the same answer as for an unknown client)', `?proj_id=${DB_CLIENT.projId}`, header(DB_CLIENT.username, 'wrong'), 401, 'Unable to authorise'],
     ['proj_id is missing', '', header(), 401, 'Missing proj_id parameter.'],
     ['proj_id names no connection', '?proj_id=NOPE', header(), 401, 'Invalid client system ID'],
     ['the client is unknown', `?proj_id=${DB_CLIENT.projId}`, header('nobody'), 401, 'Unable to authorise'],

@@ -25,13 +25,19 @@ export class TtlCache<V> {
     this.entries.set(key, { value, expires: Date.now() + ttlMs });
   }
 
-  /** Cached value, or the loader's (also cached) on a miss. */
-  async getOrLoad(key: string, load: () => Promise<V>): Promise<V> {
+  /** Cached value, or the loader's on a miss (cached too, unless `keep` says otherwise). */
+  async getOrLoad(key: string, load: () => Promise<V>, keep: (value: V) => boolean = () => true): Promise<V> {
     const cached = this.get(key);
     if (cached !== undefined) return cached;
     const value = await load();
-    this.set(key, value);
+    if (keep(value)) this.set(key, value);
     return value;
+  }
+
+  /** What is left of an entry's lifetime (0 when absent). */
+  ttlOf(key: string): number {
+    const entry = this.entries.get(key);
+    return entry ? Math.max(0, entry.expires - Date.now()) : 0;
   }
 
   delete(key: string): void {

@@ -92,7 +92,7 @@ export function directClient(directory: Directory, config: RestConfig): Authenti
     const projId = req.query.proj_id;
     const legacy = entryOf(config.clients, username);
     if (legacy) {
-      if (!sameSecret(secret ?? '', legacy.shared_secret)) throw new HttpError(401, 'Incorrect secret');
+      if (!sameSecret(secret ?? '', legacy.shared_secret)) throw new HttpError(401, 'Unable to authorise');
       if (req.resource === 'projects') return wholeClientCaller('directClient', username!, legacyProjects(legacy));
       if (!projId) throw new HttpError(400, 'Missing proj_id parameter.');
       const project = entryOf(legacy.projects, projId);
@@ -101,7 +101,8 @@ export function directClient(directory: Directory, config: RestConfig): Authenti
     }
     const client = await directory.clientByUsername(username!);
     if (!client) throw new HttpError(401, 'Unable to authorise');
-    if (!(await directory.clientSecretMatches(client, secret ?? ''))) throw new HttpError(401, 'Incorrect secret');
+    // The same answer as for an unknown client, so usernames cannot be found by trying them.
+    if (!(await directory.clientSecretMatches(client, secret ?? ''))) throw new HttpError(401, 'Unable to authorise');
     if (req.resource === 'projects') {
       return wholeClientCaller('directClient', client.id, [...client.connections.values()].map((c) => ({ id: c.projId, title: c.title })));
     }

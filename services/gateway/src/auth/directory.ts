@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { TtlCache } from '@rex/cache';
 import type { Pool } from '@rex/db';
 import { keySet, UnreadableKeyError, type KeySet } from './keys.ts';
+import { HttpError } from '../http-error.ts';
 import { verifySecret } from './secrets.ts';
 
 export type Website = {
@@ -55,6 +56,9 @@ type WebsiteRow = {
   jwt_audience: string | null;
 };
 
+/** Wrong secrets a client may be sent in a minute before further attempts are refused (429) unchecked. */
+export const CLIENT_FAILURES_PER_MINUTE = 10;
+
 /** Reads websites, roles and clients from the auth schema, caching each answer for `ttlMs`. */
 export function createDirectory(db: Pool, ttlMs: number) {
   const websitesByUrl = new TtlCache<Website | null>(ttlMs, 1_000);
@@ -62,6 +66,8 @@ export function createDirectory(db: Pool, ttlMs: number) {
   const roles = new TtlCache<number | null>(ttlMs, 50_000);
   const clients = new TtlCache<Client | null>(ttlMs, 1_000);
   const secrets = new TtlCache<boolean>(ttlMs, 10_000);
+  // Failed secret checks per client in the current minute: past the limit, no scrypt is run.
+  const failures = new TtlCache<number>(60_000, 10_000);
   const sharing = new TtlCache<string[]>(ttlMs, 10_000);
   const jwksCacheMs = Math.max(ttlMs, 60_000);
 
@@ -86,6 +92,9 @@ export function createDirectory(db: Pool, ttlMs: number) {
     };
   }
 
+  // Names from credentials that match nothing stay out of the caches, so a
+  // flood of made-up names cannot push the real ones out.
+  const known = (value: unknown) => value !== null;
   // A name from a credential that no website or client can have: looked up nowhere.
   const unusableName = (name: string) => name.length > 2_000 || name.includes('\0');
 
@@ -93,18 +102,22 @@ export function createDirectory(db: Pool, ttlMs: number) {
 
   return {
     /** The website whose url (or one of its staging urls) is `url`; one with a key first. */
-    websiteByUrl: async (url: string) =>
-      unusableName(url)
-        ? null
-        : websitesByUrl.getOrLoad(url, async () => {
-        const { rows } = await db.query<WebsiteRow>(
-          `SELECT ${WEBSITE_COLUMNS} FROM auth.websites
-            WHERE NOT deleted AND (url = $1 OR $1 = ANY (staging_urls))
-            ORDER BY (url = $1) DESC, (public_key IS NOT NULL OR jwks_url IS NOT NULL) DESC, id LIMIT 1`,
-          [url],
-        );
-        return toWebsite(rows[0]);
-      }),
+    websiteByUrl: async (url: string): Promise<Website | null> => {
+      if (unusableName(url)) return null;
+      return websitesByUrl.getOrLoad(
+        url,
+        async () => {
+          const { rows } = await db.query<WebsiteRow>(
+            `SELECT ${WEBSITE_COLUMNS} FROM auth.websites
+              WHERE NOT deleted AND (url = $1 OR $1 = ANY (staging_urls))
+              ORDER BY (url = $1) DESC, (public_key IS NOT NULL OR jwks_url IS NOT NULL) DESC, id LIMIT 1`,
+            [url],
+          );
+          return toWebsite(rows[0]);
+        },
+        known,
+      );
+    },
 
     websiteById: (id: string) =>
       websitesById.getOrLoad(id, async () => {
@@ -124,51 +137,55 @@ export function createDirectory(db: Pool, ttlMs: number) {
       }),
 
     /** A REST client defined with `pnpm admin` (not deleted), with its live connections. */
-    clientByUsername: async (username: string) =>
-      unusableName(username)
-        ? null
-        : clients.getOrLoad(username, async () => {
-        const { rows } = await db.query<{ id: string; username: string; secret_hash: string; public_key: string | null; jwks_url: string | null }>(
-          'SELECT id, username, secret_hash, public_key, jwks_url FROM auth.clients WHERE username = $1 AND NOT deleted',
-          [username],
-        );
-        const row = rows[0];
-        if (!row) return null;
-        const { rows: connections } = await db.query(
-          `SELECT c.proj_id, c.website_id, c.title, c.sharing, c.allow_reports, c.limit_to_reports, c.allow_data_resources,
-                  c.limit_to_data_resources, c.allow_confidential, c.allow_sensitive, c.allow_unreleased,
-                  c.full_precision_sensitive_records, c.search_index
-             FROM auth.client_connections c JOIN auth.websites w ON w.id = c.website_id
-            WHERE c.client_id = $1 AND NOT c.deleted AND NOT w.deleted`,
-          [row.id],
-        );
-        return {
-          id: row.id,
-          username: row.username,
-          secretHash: row.secret_hash,
-          connections: new Map(
-            connections.map((c) => [
-              c.proj_id,
-              {
-                projId: c.proj_id,
-                websiteId: c.website_id,
-                title: c.title,
-                sharing: c.sharing,
-                allowReports: c.allow_reports,
-                limitToReports: c.limit_to_reports,
-                allowDataResources: c.allow_data_resources,
-                limitToDataResources: c.limit_to_data_resources,
-                allowConfidential: c.allow_confidential,
-                allowSensitive: c.allow_sensitive,
-                allowUnreleased: c.allow_unreleased,
-                fullPrecisionSensitiveRecords: c.full_precision_sensitive_records,
-                searchIndex: c.search_index,
-              },
-            ]),
-          ),
-          ...(await keysOf(row)),
-        };
-      }),
+    clientByUsername: async (username: string): Promise<Client | null> => {
+      if (unusableName(username)) return null;
+      return clients.getOrLoad(
+        username,
+        async () => {
+          const { rows } = await db.query<{ id: string; username: string; secret_hash: string; public_key: string | null; jwks_url: string | null }>(
+            'SELECT id, username, secret_hash, public_key, jwks_url FROM auth.clients WHERE username = $1 AND NOT deleted',
+            [username],
+          );
+          const row = rows[0];
+          if (!row) return null;
+          const { rows: connections } = await db.query(
+            `SELECT c.proj_id, c.website_id, c.title, c.sharing, c.allow_reports, c.limit_to_reports, c.allow_data_resources,
+                    c.limit_to_data_resources, c.allow_confidential, c.allow_sensitive, c.allow_unreleased,
+                    c.full_precision_sensitive_records, c.search_index
+               FROM auth.client_connections c JOIN auth.websites w ON w.id = c.website_id
+              WHERE c.client_id = $1 AND NOT c.deleted AND NOT w.deleted`,
+            [row.id],
+          );
+          return {
+            id: row.id,
+            username: row.username,
+            secretHash: row.secret_hash,
+            connections: new Map(
+              connections.map((c) => [
+                c.proj_id,
+                {
+                  projId: c.proj_id,
+                  websiteId: c.website_id,
+                  title: c.title,
+                  sharing: c.sharing,
+                  allowReports: c.allow_reports,
+                  limitToReports: c.limit_to_reports,
+                  allowDataResources: c.allow_data_resources,
+                  limitToDataResources: c.limit_to_data_resources,
+                  allowConfidential: c.allow_confidential,
+                  allowSensitive: c.allow_sensitive,
+                  allowUnreleased: c.allow_unreleased,
+                  fullPrecisionSensitiveRecords: c.full_precision_sensitive_records,
+                  searchIndex: c.search_index,
+                },
+              ]),
+            ),
+            ...(await keysOf(row)),
+          };
+        },
+        known,
+      );
+    },
 
     /** The website and every website that shares its records with it for `task` (R, V, D, M, P, E). */
     sharingWebsites: (websiteId: string, task: string) =>
@@ -188,10 +205,13 @@ export function createDirectory(db: Pool, ttlMs: number) {
      */
     async clientSecretMatches(client: Client, secret: string): Promise<boolean> {
       const key = createHash('sha256').update(client.secretHash).update('\0').update(secret).digest('base64');
-      const known = secrets.get(key);
-      if (known !== undefined) return known;
+      if (secrets.get(key)) return true;
+      const failed = failures.get(client.id) ?? 0;
+      if (failed >= CLIENT_FAILURES_PER_MINUTE) throw new HttpError(429, 'Too many failed attempts for this client; try again in a minute.');
       const matches = await verifySecret(secret, client.secretHash);
-      secrets.set(key, matches);
+      if (matches) secrets.set(key, true);
+      // The minute runs from the first failure.
+      else failures.set(client.id, failed + 1, failed === 0 ? 60_000 : failures.ttlOf(client.id));
       return matches;
     },
   };
