@@ -4,7 +4,7 @@ import pg from 'pg';
 import { SignJWT, importPKCS8 } from 'jose';
 import { DEMO, importFixtures, parseFixtures } from '@rex/admin';
 import { createPool } from '@rex/db';
-import { BANNED_USER, NO_ROLE_USER, SECOND_WEBSITE, api, sampleSubmission, setUpWorld, token } from './support/world.ts';
+import { BANNED_USER, NO_ROLE_USER, SECOND_WEBSITE, api, dbQuery, sampleSubmission, setUpWorld, token } from './support/world.ts';
 
 const UNAUTHORISED = { code: 401, status: 'Unauthorized', message: 'Unable to authorise' };
 const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
@@ -139,10 +139,17 @@ describe('anonymous website tokens', () => {
     expect(response.body.message).toEqual({ 'sample:created_by_id': 'Cannot POST without user authentication.' });
   });
 
-  it('when the website allows anonymous posts, then a token without a user creates a sample', async () => {
+  it('when the website allows anonymous posts, then a token without a user creates a sample that no user owns, under keys of its own', async () => {
     const anonymous = await token({ key: 'second', userId: null });
-    const response = await api('POST', '/samples', { token: anonymous, body: sampleSubmission({ survey_id: SECOND_WEBSITE.surveyId }) });
+    const key = `anonymous-${Date.now()}`;
+    const body = sampleSubmission({ survey_id: SECOND_WEBSITE.surveyId });
+    const response = await api('POST', '/samples', { token: anonymous, body, headers: { 'Idempotency-Key': key } });
     expect(response.status, response.text).toBe(201);
+    const id = response.body.values.id;
+    expect(await dbQuery('SELECT created_by_id::text AS owner FROM records.samples WHERE id = $1', [id])).toEqual([{ owner: '0' }]);
+    expect(await dbQuery('SELECT user_id::text AS owner FROM records.idempotency_keys WHERE key = $1', [key])).toEqual([{ owner: '0' }]);
+    const again = await api('POST', '/samples', { token: anonymous, body, headers: { 'Idempotency-Key': key } });
+    expect(again.body.values.id).toBe(id);
   });
 
   it('when a token without a user reads, changes or deletes a sample, then it is refused', async () => {

@@ -51,7 +51,12 @@ export type Caller = { websiteId: string; userId: string; scope: string };
 /** One record as read: its values, version and, when asked for, its attribute values in detail. */
 export type RecordRead = { values: Record<string, Value>; version: string; attributes: Record<string, AttributeDetails> };
 
-export const ANONYMOUS_USER_ID = '1';
+/**
+ * The owner of samples posted without a user (websites that allow anonymous
+ * posts): an id no login has, so no user owns them and their Idempotency-Keys
+ * are a namespace of their own.
+ */
+export const ANONYMOUS_USER_ID = '0';
 
 export function toTree(submission: Submission__Output | null): Tree {
   return {
