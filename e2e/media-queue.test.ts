@@ -47,6 +47,9 @@ describe('media queue', () => {
     const elsewhere = await fetch(answer.body.photo.tempPath, { headers: { Authorization: `Bearer ${await token({ key: 'second', userId: SECOND_WEBSITE.userId })}` } });
     expect(elsewhere.status).toBe(404);
     expect(await elsewhere.json()).toMatchObject({ code: 404 });
+    // Another user of the same website does not get it either: a queued file is its uploader's.
+    const otherUser = await fetch(answer.body.photo.tempPath, { headers: { Authorization: `Bearer ${await token({ userId: OTHER_USER })}` } });
+    expect(otherUser.status).toBe(404);
   });
 
   it('when a file is not of an allowed type by its content, then it is refused with 415 whatever its name says', async () => {

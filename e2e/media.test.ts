@@ -58,10 +58,14 @@ describe('media of records', () => {
     const foreign = await fetch(`${services()}/occurrence_media/${occurrenceMedium.values.id}/file`, { headers: { Authorization: `Bearer ${otherToken}` } });
     expect(foreign.status).toBe(403);
     expect(((await foreign.json()) as { code: number }).code).toBe(403);
-    // The stored file is still there for the website to read.
-    const file = await fetch(`${services()}/media-queue/${samplePhoto}`, { headers: { Authorization: `Bearer ${demoToken}` } });
+    // A claimed file is the medium's: it is served through the medium only, no longer as a queued upload.
+    const file = await fetch(`${services()}/sample_media/${sampleMedium.values.id}/file`, { headers: { Authorization: `Bearer ${demoToken}` } });
     expect(file.status).toBe(200);
     expect(file.headers.get('content-type')).toBe('image/jpeg');
+    expect(file.headers.get('x-content-type-options')).toBe('nosniff');
+    await eventually(async () => expect(await queueState(samplePhoto)).toMatchObject({ state: 'claimed' }));
+    const queued = await fetch(`${services()}/media-queue/${samplePhoto}`, { headers: { Authorization: `Bearer ${demoToken}` } });
+    expect(queued.status).toBe(404);
   });
 
   it('when a file was already used, or never queued, then the submission is refused on that medium and nothing is written', async () => {
@@ -177,12 +181,17 @@ describe('media of records', () => {
   });
 
   it('when a record is deleted, then its media go with it', async () => {
+    const samplePhoto = await queuedPhoto(demoToken);
     const sample = await api('POST', '/samples', {
       token: demoToken,
-      body: sampleSubmission({}, { media: [{ values: { queued: await queuedPhoto(demoToken) } }], occurrences: [{ ...occurrence(), media: [{ values: { queued: await queuedPhoto(demoToken) } }] }] }),
+      body: sampleSubmission({}, { media: [{ values: { queued: samplePhoto } }], occurrences: [{ ...occurrence(), media: [{ values: { queued: await queuedPhoto(demoToken) } }] }] }),
     });
     expect((await api('DELETE', `/samples/${sample.body.values.id}`, { token: demoToken })).status).toBe(204);
     expect((await api('GET', `/sample_media/${sample.body.media[0].values.id}`, { token: demoToken })).status).toBe(404);
+    // Nor is the deleted medium's file served, by any route.
+    expect((await api('GET', `/sample_media/${sample.body.media[0].values.id}/file`, { token: demoToken })).status).toBe(404);
+    await eventually(async () => expect(await queueState(samplePhoto)).toMatchObject({ state: 'claimed' }));
+    expect((await api('GET', `/media-queue/${samplePhoto}`, { token: demoToken })).status).toBe(404);
     expect((await api('GET', `/occurrence_media/${sample.body.occurrences[0].media[0].values.id}`, { token: demoToken })).status).toBe(404);
 
     const location = await api('POST', '/locations', {

@@ -135,10 +135,18 @@ export function createMediaQueue(db: Pool, storage: Storage, limits: QueueLimits
     },
 
     /** A queued or stored file, to callers of the website it was uploaded to. */
-    async download(auth: AuthContext__Output | null, name: string) {
+    /**
+     * A file: a still-queued upload, only to the website and user that
+     * uploaded it; or the stored file of a medium, which records has already
+     * found the caller may read (of: 'medium').
+     */
+    async download(auth: AuthContext__Output | null, name: string, of: 'upload' | 'medium') {
       const who = uploader(auth);
       const row = isQueuedName(name) ? await findFile(db, name) : undefined;
-      if (!row || row.website_id !== who.websiteId || (row.state === 'queued' && row.expired)) throw notFound();
+      if (!row || row.website_id !== who.websiteId) throw notFound();
+      if (of === 'upload' && (row.state !== 'queued' || row.expired || row.user_id !== who.userId)) throw notFound();
+      // A medium's file is claimed, or being confirmed for the claim that saved the medium.
+      if (of === 'medium' && row.state !== 'claimed' && row.claim_id === null) throw notFound();
       // A confirmation may be moving the file into storage at this moment: look in both places.
       const content = row.state === 'queued' ? ((await storage.read(queueKey(name))) ?? (await storage.read(storedKey(name)))) : await storage.read(storedKey(name));
       if (!content) throw notFound();

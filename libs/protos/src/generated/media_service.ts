@@ -36,6 +36,7 @@ export interface ProtoGrpcType {
       ClaimResponse: MessageTypeDefinition<_media_v1_ClaimResponse, _media_v1_ClaimResponse__Output>
       DownloadChunk: MessageTypeDefinition<_media_v1_DownloadChunk, _media_v1_DownloadChunk__Output>
       DownloadHead: MessageTypeDefinition<_media_v1_DownloadHead, _media_v1_DownloadHead__Output>
+      DownloadOf: EnumTypeDefinition
       DownloadRequest: MessageTypeDefinition<_media_v1_DownloadRequest, _media_v1_DownloadRequest__Output>
       MediaService: SubtypeConstructor<typeof grpc.Client, _media_v1_MediaServiceClient> & { service: _media_v1_MediaServiceDefinition }
       QueuedFile: MessageTypeDefinition<_media_v1_QueuedFile, _media_v1_QueuedFile__Output>

@@ -19,8 +19,9 @@ export function createMediaClient(address: string, secret: Buffer, deadlineMs: n
       stream.write({ header });
       return { stream, result };
     },
-    download: (auth: AuthContext, name: string): grpc.ClientReadableStream<DownloadChunk__Output> =>
-      client.Download({ auth, name }, { deadline: Date.now() + deadlineMs }),
+    /** A file: a still-queued upload of the caller's, or the stored file of a medium records let the caller read. */
+    download: (auth: AuthContext, name: string, of: 'DOWNLOAD_OF_QUEUED_UPLOAD' | 'DOWNLOAD_OF_READABLE_MEDIUM'): grpc.ClientReadableStream<DownloadChunk__Output> =>
+      client.Download({ auth, name, of }, { deadline: Date.now() + deadlineMs }),
     close: () => client.close(),
   };
 }

@@ -165,7 +165,7 @@ export function mediaQueueRoutes(config: RestConfig, media: MediaClient): Route[
       responses: { 200: 'The file, with its detected content type', 404: 'No such file for this website, or it has expired' },
       handler: async (req, res) => {
         const name = ([] as string[]).concat((req.params as { name?: string | string[] }).name ?? []).join('/');
-        await backend('media', pipeFile(media.download(toAuthContext(req.caller!), name), res));
+        await backend('media', pipeFile(media.download(toAuthContext(req.caller!), name, 'DOWNLOAD_OF_QUEUED_UPLOAD'), res));
       },
     },
   ];

@@ -28,7 +28,7 @@ function fileRoute(kind: string, parent: MediaParent, records: RecordsClient, me
     handler: async (req, res) => {
       const auth = toAuthContext(req.caller!);
       const { values } = await backend('records', records.getMedium(auth, parent, mediumId(req)));
-      await backend('media', pipeFile(media.download(auth, String(fromFieldValues(values).path)), res));
+      await backend('media', pipeFile(media.download(auth, String(fromFieldValues(values).path), 'DOWNLOAD_OF_READABLE_MEDIUM'), res));
     },
   };
 }

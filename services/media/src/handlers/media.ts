@@ -1,4 +1,4 @@
-import { DomainError, GrantRefused, checkFirstMessage, grpc, invalid, toServiceError, unary } from '@rex/grpc';
+import { CallEnded, DomainError, GrantRefused, checkFirstMessage, grpc, invalid, toServiceError, unary, writeMessage } from '@rex/grpc';
 import type { Logger } from '@rex/logger';
 import type {
   ClaimRequest__Output,
@@ -72,31 +72,23 @@ export function mediaHandlers(queue: MediaQueue, logger: Logger): MediaServiceHa
     Release: unary<ClaimRequest__Output, ClaimResponse>(SERVICE, 'Release', logger, async (request) => ({ files: await queue.release(request.claimId) })),
 
     Download: (call: grpc.ServerWritableStream<DownloadRequest__Output, DownloadChunk>) => {
-      // A client that goes away cancels the call: waiting for 'drain' then would wait for ever,
-      // so the wait also ends on cancellation, and the file is always closed.
-      const writable = () => new Promise((resolve) => {
-        const done = () => {
-          call.off('drain', done);
-          call.off('cancelled', done);
-          resolve(undefined);
-        };
-        call.once('drain', done);
-        call.once('cancelled', done);
-      });
       const download = async () => {
-        const file = await queue.download(call.request.auth, call.request.name);
+        const of = call.request.of === 'DOWNLOAD_OF_QUEUED_UPLOAD' ? 'upload' : call.request.of === 'DOWNLOAD_OF_READABLE_MEDIUM' ? 'medium' : undefined;
+        if (!of) throw invalid({ of: 'Say which file is asked for: a queued upload or a readable medium.' });
+        const file = await queue.download(call.request.auth, call.request.name, of);
+        // The file is closed however the stream ends, a client that went away included.
         try {
-          call.write({ head: { contentType: file.contentType, size: file.size } });
-          for await (const chunk of file.content) {
-            if (call.cancelled) return;
-            if (!call.write({ data: chunk as Buffer })) await writable();
-          }
-          if (!call.cancelled) call.end();
+          await writeMessage(call, { head: { contentType: file.contentType, size: file.size } });
+          for await (const chunk of file.content) await writeMessage(call, { data: chunk as Buffer });
+          call.end();
         } finally {
           file.content.destroy();
         }
       };
-      download().catch((error: unknown) => call.emit('error', fail(logger, 'Download', error)));
+      download().catch((error: unknown) => {
+        if (error instanceof CallEnded || call.cancelled) return;
+        call.emit('error', fail(logger, 'Download', error));
+      });
     },
   };
 }

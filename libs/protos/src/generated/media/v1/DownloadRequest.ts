@@ -1,13 +1,16 @@
 // Original file: media/v1/media_service.proto
 
 import type { AuthContext as _common_v1_AuthContext, AuthContext__Output as _common_v1_AuthContext__Output } from '../../common/v1/AuthContext.ts';
+import type { DownloadOf as _media_v1_DownloadOf, DownloadOf__Output as _media_v1_DownloadOf__Output } from '../../media/v1/DownloadOf.ts';
 
 export interface DownloadRequest {
   'auth'?: (_common_v1_AuthContext | null);
   'name'?: (string);
+  'of'?: (_media_v1_DownloadOf);
 }
 
 export interface DownloadRequest__Output {
   'auth': (_common_v1_AuthContext__Output | null);
   'name': (string);
+  'of': (_media_v1_DownloadOf__Output);
 }
