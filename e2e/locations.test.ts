@@ -147,6 +147,26 @@ describe('locations with custom attributes (locAttr:<id>)', () => {
     expect(itself.status).toBe(400);
   });
 
+  it("when a location or a sample names another user's private location, then it is refused as not known, as a missing one is", async () => {
+    const otherToken = await token({ userId: OTHER_USER });
+    const private_ = (await api('POST', '/locations', { token: otherToken, body: place({ name: 'Nest site' }) })).body.values.id;
+    const asParent = await api('POST', '/locations', { token: demoToken, body: place({ parent_id: private_ }) });
+    expect(asParent.status).toBe(400);
+    expect(asParent.body.message).toEqual({ 'location:parent_id': `The parent location ${private_} is not known.` });
+    const sample = { values: { survey_id: DEMO.surveyId, date: '2026-05-01', entered_sref: 'SU1234', entered_sref_system: 'OSGB', location_id: private_ } };
+    const named = await api('POST', '/samples', { token: demoToken, body: sample });
+    expect(named.status).toBe(400);
+    expect(named.body.message).toEqual({ 'sample:location_id': `The location ${private_} is not known.` });
+    const nested = await api('POST', '/samples', { token: demoToken, body: { ...sample, values: { ...sample.values, location_id: PUBLIC_LOCATION }, samples: [sample] } });
+    expect(nested.status).toBe(400);
+    const own = (await api('POST', '/locations', { token: demoToken, body: place({ name: 'My pond' }) })).body.values.id;
+    const saved = await api('POST', '/samples', { token: demoToken, body: { values: { ...sample.values, location_id: own } } });
+    expect(saved.status, saved.text).toBe(201);
+    const changed = await api('PUT', `/samples/${saved.body.values.id}`, { token: demoToken, body: { values: { location_id: private_ } } });
+    expect(changed.status).toBe(400);
+    expect(changed.body.message).toEqual({ 'sample:location_id': `The location ${private_} is not known.` });
+  });
+
   it('when a location is created with values of several types, then it reads back with them, plainly, in the list and in detail', async () => {
     const id = await createWithAttributes();
     const read = await api('GET', `/locations/${id}`, { token: demoToken });

@@ -5,7 +5,7 @@ import { readFilters, type Errors } from './domain/fields.ts';
 import { planLocation } from './domain/locations.ts';
 import { text, type Value } from './domain/values.ts';
 import type { ReferenceData } from './db/reference-repo.ts';
-import { LOCATION_FILTERS, findLocation, listLocations, type LocationRow } from './db/locations-repo.ts';
+import { LOCATION_FILTERS, findLocation, invisibleLocations, listLocations, type LocationRow } from './db/locations-repo.ts';
 import { deleteMediaOf } from './db/media-repo.ts';
 import { insertNewRecords } from './db/new-records.ts';
 import { planMedium } from './domain/media.ts';
@@ -68,9 +68,8 @@ export function createLocations(db: Pool, reference: ReferenceData, claims: Medi
   /** A parent location must be one the caller can read, and not the location itself. */
   async function checkParent(parentId: unknown, who: Caller, ownId: string | undefined, errors: Errors) {
     if (parentId === undefined || parentId === null) return;
-    const parent = String(parentId) === ownId ? undefined : await findLocation(db, String(parentId));
-    const readable = parent && parent.deleted !== 't' && (parent.public === 't' || parent.website_id === who.websiteId);
-    if (!readable) errors['location:parent_id'] = `The parent location ${parentId} is not known.`;
+    const unreadable = String(parentId) === ownId || (await invisibleLocations(db, [String(parentId)], who)).length > 0;
+    if (unreadable) errors['location:parent_id'] = `The parent location ${parentId} is not known.`;
   }
 
   return {

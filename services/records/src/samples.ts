@@ -3,7 +3,7 @@ import { withTransaction, type Pool, type PoolClient } from '@rex/db';
 import { badRequest, conflict, forbidden, invalid, notFound, preconditionFailed } from '@rex/grpc';
 import type { AuthContext__Output, FieldValue, SavedRecord, Submission__Output } from '@rex/protos';
 import { ATTRIBUTE_PREFIX, type AttributeValue, type AttributeValueUpdate, type RecordEntity } from './domain/attributes.ts';
-import { readFilters, type Errors } from './domain/fields.ts';
+import { addErrors, readFilters, type Errors } from './domain/fields.ts';
 import { planOccurrence, taxonIds, type OccurrenceChanges } from './domain/occurrences.ts';
 import { displayDate, inheritFromParent, planNewSample, planSampleUpdate, type SampleChanges, type SurveyReference } from './domain/samples.ts';
 import { fromFieldValues, parseInteger, text, toFieldValues, type AttributeDetails, type Value, type Values } from './domain/values.ts';
@@ -26,6 +26,7 @@ import {
 import { isUniqueViolation, updateRow } from './db/sql.ts';
 import { insertNewRecords, type NewOccurrence, type NewSample, type SavedSample, type Writer } from './db/new-records.ts';
 import { deleteMediaOf } from './db/media-repo.ts';
+import { invisibleLocations } from './db/locations-repo.ts';
 import { MEDIA, planMedium, type MediaKind, type MediumPlan } from './domain/media.ts';
 import type { MediaClaims } from './media-claims.ts';
 import { onceForKey } from './idempotency.ts';
@@ -134,6 +135,17 @@ function planOccurrences(tree: Tree, survey: SurveyReference | undefined, taxa: 
     }
     return { changes: planOccurrence(occurrence.values, taxa, definitions, true, errors), media: planMedia('occurrence', occurrence.media, errors) };
   });
+}
+
+/** The locations a plan's samples name (children included). */
+function plannedLocations(plan: { changes: { columns: Record<string, unknown> }; samples: SamplePlan[] }): string[] {
+  const own = plan.changes.columns.location_id;
+  return [...(own === undefined || own === null ? [] : [String(own)]), ...plan.samples.flatMap(plannedLocations)];
+}
+
+/** A sample may name only a location its caller can see. */
+async function checkLocations(db: Pool | PoolClient, ids: string[], who: Caller, report: (found: Errors) => void): Promise<void> {
+  for (const id of await invisibleLocations(db, [...new Set(ids)], who)) report({ 'sample:location_id': `The location ${id} is not known.` });
 }
 
 function planNewTree(tree: Tree, parent: Values | undefined, surveys: Map<string, SurveyReference>, taxa: Set<string>, errors: Errors): SamplePlan {
@@ -300,6 +312,7 @@ export function createSamples(db: Pool, reference: ReferenceData, claims: MediaC
           keyed(index, { 'sample:external_key': `The external key ${key} is given to more than one sample.` });
         }
       });
+      for (const [index, plan] of plans.entries()) await checkLocations(db, plannedLocations(plan), who, (found) => keyed(index, found));
       if (Object.keys(errors).length) throw invalid(errors);
       for (const key of externalKeys) await duplicateExternalKey(db, who.websiteId, key);
       try {
@@ -375,6 +388,8 @@ export function createSamples(db: Pool, reference: ReferenceData, claims: MediaC
         const media = planMedia('sample', tree.media, errors);
         const samples = tree.samples.map((child) => planNewTree(child, parentValues, surveys, taxa, errors));
         await checkStoredValues(client, 'sample', id, changes.updatedAttributeValues, errors);
+        const named = [changes.columns.location_id, ...samples.flatMap(plannedLocations)].filter((location) => location !== undefined && location !== null).map(String);
+        await checkLocations(client, named, who, (found) => addErrors(errors, found));
         if (Object.keys(errors).length) throw invalid(errors);
         await duplicateExternalKey(client, who.websiteId, changes.columns.external_key, id);
         const row = await updateRow(client, 'records.samples', id, { ...changes.columns, updated_by_id: who.userId });

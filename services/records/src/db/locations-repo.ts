@@ -37,6 +37,22 @@ export async function findLocation(db: Pool | PoolClient, id: string, lock = fal
   return rows[0];
 }
 
+/**
+ * Which of `ids` the caller may not see: a location is visible when it is
+ * public, or is the caller's own in the caller's website (and not deleted).
+ */
+export async function invisibleLocations(db: Pool | PoolClient, ids: string[], who: { websiteId: string; userId: string }): Promise<string[]> {
+  if (!ids.length) return [];
+  const { rows } = await db.query<{ id: string }>(
+    `SELECT given.id::text AS id FROM unnest($1::bigint[]) AS given(id)
+      WHERE NOT EXISTS (
+        SELECT 1 FROM records.locations l
+         WHERE l.id = given.id AND NOT l.deleted AND (l.public OR (l.website_id = $2 AND l.created_by_id = $3::bigint)))`,
+    [ids, who.websiteId, who.userId || '0'],
+  );
+  return rows.map((row) => row.id);
+}
+
 export const LOCATION_FILTERS: Record<string, 'integer' | 'text'> = {
   id: 'integer',
   location_type_id: 'integer',
