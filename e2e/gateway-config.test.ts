@@ -174,6 +174,36 @@ describe('key rotation', () => {
       server.close();
     }
   });
+
+  it('when websites share a JWKS URL, then its keys are fetched once; when the JWKS host fails, the keys last fetched keep working', async () => {
+    const published = keyPair();
+    const jwk = { ...(await exportJWK(await importSPKI(published.publicKey, 'RS256'))), kid: 'k2', alg: 'RS256', use: 'sig' };
+    let fetches = 0;
+    let down = false;
+    const server: Server = createServer((_req, res) => {
+      fetches += 1;
+      if (down) res.writeHead(503).end();
+      else res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: [jwk] }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/jwks.json`;
+    await dbQuery('UPDATE auth.websites SET jwks_url = $1 WHERE id = $2', [url, DEMO.websiteId]);
+    const gateway = await startGateway({ authentication_methods: { jwtUser: { allow_http: true } } }, { JWKS_CACHE_MS: '300' });
+    try {
+      const bearer = await token({ pem: published.privateKey, kid: 'k2' });
+      for (let i = 0; i < 5; i++) expect((await api('GET', `${gateway.services}/samples/${sampleId}`, { token: bearer })).status).toBe(200);
+      expect(fetches).toBe(1);
+      down = true;
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      expect((await api('GET', `${gateway.services}/samples/${sampleId}`, { token: bearer })).status).toBe(200);
+      expect(fetches).toBe(2);
+      expect((await api('GET', `${gateway.services}/samples/${sampleId}`, { token: await token({ pem: keyPair().privateKey, kid: 'k2' }) })).status).toBe(401);
+    } finally {
+      gateway.stop();
+      await dbQuery('UPDATE auth.websites SET jwks_url = NULL WHERE id = $1', [DEMO.websiteId]);
+      server.close();
+    }
+  });
 });
 
 describe('the self-describing page and OpenAPI', () => {

@@ -25,6 +25,7 @@ export const GatewayEnv = CommonEnv.extend({
   BODY_LIMIT: z.string().default('1mb').describe('largest JSON body accepted'),
   TRUSTED_PROXIES: z.string().default('loopback').describe('proxies whose X-Forwarded-* headers are believed (Express trust proxy syntax)'),
   AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).default(30_000).describe('how long website, key and role lookups are cached'),
+  JWKS_CACHE_MS: z.coerce.number().int().min(1).default(600_000).describe("how long a JWKS URL's keys are used before they are fetched again (kept when a fetch fails)"),
   DB_POOL_MAX: z.coerce.number().int().min(1).default(5).describe('largest number of database connections'),
 });
 

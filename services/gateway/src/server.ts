@@ -53,7 +53,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger, restCo
   if (applied.length) logger.info({ applied }, 'migrations applied');
 
   const secret = callSecret(config.INTERNAL_AUTH_SECRET);
-  const directory = createDirectory(pool, config.AUTH_CACHE_TTL_MS);
+  const directory = createDirectory(pool, config.AUTH_CACHE_TTL_MS, config.JWKS_CACHE_MS);
   const records = createRecordsClient(config.RECORDS_ADDR, secret, { readMs: config.GRPC_DEADLINE_MS, writeMs: config.GRPC_WRITE_DEADLINE_MS });
   const search = createSearchClient(config.SEARCH_ADDR, secret, config.SEARCH_DEADLINE_MS);
   const reports = createReportsClient(config.REPORTS_ADDR, secret, config.GRPC_DEADLINE_MS, config.REPORT_DEADLINE_MS);

@@ -60,7 +60,7 @@ type WebsiteRow = {
 export const CLIENT_FAILURES_PER_MINUTE = 10;
 
 /** Reads websites, roles and clients from the auth schema, caching each answer for `ttlMs`. */
-export function createDirectory(db: Pool, ttlMs: number) {
+export function createDirectory(db: Pool, ttlMs: number, jwksCacheMs = 10 * 60_000) {
   const websitesByUrl = new TtlCache<Website | null>(ttlMs, 1_000);
   const websitesById = new TtlCache<Website | null>(ttlMs, 1_000);
   const roles = new TtlCache<number | null>(ttlMs, 50_000);
@@ -69,7 +69,6 @@ export function createDirectory(db: Pool, ttlMs: number) {
   // Failed secret checks per client in the current minute: past the limit, no scrypt is run.
   const failures = new TtlCache<number>(60_000, 10_000);
   const sharing = new TtlCache<string[]>(ttlMs, 10_000);
-  const jwksCacheMs = Math.max(ttlMs, 60_000);
 
   async function keysOf(row: { public_key: string | null; jwks_url: string | null }): Promise<{ keys?: KeySet; badKey: boolean }> {
     try {
