@@ -108,6 +108,20 @@ describe('media queue', () => {
     expect(existsSync(join(inject('dataDir'), 'media', 'queue', name))).toBe(false);
   });
 
+  it('when media never confirms a claim, then records stops retrying at the limit and counts it for an operator', async () => {
+    const name = '26/01/01/000000000000000000000000.jpg';
+    // One retry short of the limit (50), for a file media does not have.
+    await dbQuery("INSERT INTO records.media_claims (path, claim_id, created_on, confirm_attempts) VALUES ($1, gen_random_uuid(), now() - interval '1 minute', 49)", [name]);
+    await eventually(async () => expect(await dbQuery('SELECT confirm_attempts FROM records.media_claims WHERE path = $1', [name])).toEqual([{ confirm_attempts: 50 }]));
+    await eventually(async () => {
+      const metrics = await (await fetch(inject('recordsMetricsUrl'))).text();
+      expect(Number(/^rex_media_claims_unconfirmable (\d+)/m.exec(metrics)?.[1])).toBeGreaterThanOrEqual(1);
+    });
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(await dbQuery('SELECT confirm_attempts, confirmed FROM records.media_claims WHERE path = $1', [name])).toEqual([{ confirm_attempts: 50, confirmed: false }]);
+    await dbQuery('DELETE FROM records.media_claims WHERE path = $1', [name]);
+  });
+
   it('when a saved claim finds its file held by another submission, then it is confirmed only once that one lets go', async () => {
     const answer = await upload([['photo', jpeg(), 'contested.jpg']], demoToken);
     const name = answer.body.photo.name;

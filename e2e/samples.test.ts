@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it, inject } from 'vitest';
 import { DEMO } from '@rex/admin';
-import { OTHER_USER, SECOND_WEBSITE, api, sampleSubmission, services, setUpWorld, token, dbQuery } from './support/world.ts';
+import { OTHER_USER, SECOND_WEBSITE, api, dbQuery, eventually, sampleSubmission, services, setUpWorld, token } from './support/world.ts';
 
 const ISO_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}[+-]\d{2}:\d{2}$/;
 const SAMPLE_FIELDS = [
@@ -506,6 +506,19 @@ describe('retries and duplicates', () => {
       expect(retry.headers.get('location')).toBe(first.headers.get('location'));
     }
     expect(await count('samples')).toBe(before + 1);
+  });
+
+  it('when an Idempotency-Key is older than its lifetime (30 days), then it is deleted and the key may be used afresh', async () => {
+    const key = `expiring-${Date.now()}`;
+    const body = sampleSubmission({ comment: 'expiring key' });
+    const first = await api('POST', '/samples', { token: demoToken, body, headers: { 'Idempotency-Key': key } });
+    expect(first.status).toBe(201);
+    await dbQuery("UPDATE records.idempotency_keys SET created_on = now() - interval '31 days' WHERE key = $1", [key]);
+    await eventually(async () => expect(await dbQuery('SELECT 1 FROM records.idempotency_keys WHERE key = $1', [key])).toEqual([]));
+    const again = await api('POST', '/samples', { token: demoToken, body, headers: { 'Idempotency-Key': key } });
+    expect(again.status).toBe(201);
+    expect(again.headers.get('idempotent-replayed')).toBeNull();
+    expect(again.body.values.id).not.toBe(first.body.values.id);
   });
 
   it('when retries race each other, then exactly one submission is written', async () => {

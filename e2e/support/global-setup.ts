@@ -51,6 +51,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
       PROJECTOR_IDLE_MS: '20',
       MEDIA_SWEEP_INTERVAL_MS: '200',
       MEDIA_CONFIRM_INTERVAL_MS: '200',
+      IDEMPOTENCY_SWEEP_INTERVAL_MS: '200',
     },
     metricsPorts: { gateway: gatewayMetricsPort, records: recordsMetricsPort, reports: reportsMetricsPort },
   });

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Pool } from '@rex/db';
 import { invalid, isServiceError, unavailable } from '@rex/grpc';
 import type { Logger } from '@rex/logger';
+import { prom, use } from '@rex/telemetry';
 import type { AuthContext__Output } from '@rex/protos';
 import type { MediaClient } from './clients/media.ts';
 import type { Errors } from './domain/fields.ts';
@@ -25,6 +26,14 @@ export type Claim = { id: string; names: string[]; mediaTypes: Map<string, strin
  * A crash between 2 and 3 leaves a reservation that runs out (the files return
  * to the queue) or an unconfirmed claim that `confirmPending` completes.
  */
+const unconfirmable = use(
+  new prom.Gauge({
+    name: 'rex_media_claims_unconfirmable',
+    help: 'Media files of saved records that media would not confirm within the retry limit (the records show them, the files are not in storage)',
+    registers: [],
+  }),
+);
+
 export function createMediaClaims(db: Pool, media: MediaClient | undefined, logger: Logger) {
   async function reserve(auth: AuthContext__Output | null, plans: MediumPlan[]): Promise<Claim | undefined> {
     const errors: Errors = {};
@@ -86,15 +95,30 @@ export function createMediaClaims(db: Pool, media: MediaClient | undefined, logg
       return result;
     },
 
-    /** Confirms claims whose confirmation did not get through (the media service was down, or records stopped). */
-    async confirmPending(olderThanSeconds = 5): Promise<number> {
+    /**
+     * Confirms claims whose confirmation did not get through (the media
+     * service was down, or records stopped), each at most `maxAttempts`
+     * times; what is still unconfirmed then is counted in
+     * rex_media_claims_unconfirmable for an operator.
+     */
+    async confirmPending(olderThanSeconds = 5, maxAttempts = 50): Promise<number> {
       if (!media) return 0;
-      const { rows } = await db.query<{ claim_id: string; paths: string[] }>(
-        `SELECT claim_id, array_agg(path) AS paths FROM records.media_claims
-          WHERE NOT confirmed AND created_on < now() - make_interval(secs => $1)
-          GROUP BY claim_id ORDER BY min(created_on) LIMIT 50`,
-        [olderThanSeconds],
+      // Each retry is counted as it is taken, so a claim media never confirms stops being retried.
+      const { rows: taken } = await db.query<{ claim_id: string; path: string }>(
+        `WITH due AS (
+           SELECT claim_id FROM records.media_claims
+            WHERE NOT confirmed AND created_on < now() - make_interval(secs => $1) AND confirm_attempts < $2
+            GROUP BY claim_id ORDER BY min(created_on) LIMIT 50)
+         UPDATE records.media_claims c SET confirm_attempts = c.confirm_attempts + 1
+           FROM due WHERE c.claim_id = due.claim_id AND NOT c.confirmed
+         RETURNING c.claim_id, c.path`,
+        [olderThanSeconds, maxAttempts],
       );
+      const byClaim = new Map<string, string[]>();
+      for (const row of taken) byClaim.set(row.claim_id, [...(byClaim.get(row.claim_id) ?? []), row.path]);
+      const rows = [...byClaim].map(([claim_id, paths]) => ({ claim_id, paths }));
+      const { rows: stuck } = await db.query<{ n: string }>('SELECT count(*) AS n FROM records.media_claims WHERE NOT confirmed AND confirm_attempts >= $1', [maxAttempts]);
+      unconfirmable.set(Number(stuck[0].n));
       for (const row of rows) {
         await confirm(row.claim_id, row.paths).catch((error: unknown) => logger.warn({ err: error, claim: row.claim_id }, 'confirming a media claim failed'));
       }

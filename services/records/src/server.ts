@@ -4,6 +4,7 @@ import type { Logger } from '@rex/logger';
 import { recordsV1 } from '@rex/protos';
 import type { RecordsConfig } from './config.ts';
 import { SCHEMA, migrations } from './db/migrations.ts';
+import { deleteExpiredIdempotencyKeys } from './idempotency.ts';
 import { sampleHandlers } from './handlers/samples.ts';
 import { createReferenceData } from './db/reference-repo.ts';
 import { createSamples } from './samples.ts';
@@ -69,15 +70,21 @@ export async function startRecordsServer(config: RecordsConfig, logger: Logger):
 
   const confirmer = setInterval(() => {
     if (!ready) return;
-    claims.confirmPending().catch((error: unknown) => logger.warn({ err: error }, 'confirming media claims failed'));
+    claims.confirmPending(5, config.MEDIA_CONFIRM_MAX_ATTEMPTS).catch((error: unknown) => logger.warn({ err: error }, 'confirming media claims failed'));
   }, config.MEDIA_CONFIRM_INTERVAL_MS);
   confirmer.unref();
+  const keySweeper = setInterval(() => {
+    if (!ready) return;
+    deleteExpiredIdempotencyKeys(pool, config.IDEMPOTENCY_KEY_TTL_S).catch((error: unknown) => logger.warn({ err: error }, 'deleting expired idempotency keys failed'));
+  }, config.IDEMPOTENCY_SWEEP_INTERVAL_MS);
+  keySweeper.unref();
 
   return {
     port: grpcServer.port,
     async stop(timeoutMs = config.SHUTDOWN_TIMEOUT_MS) {
       stopping = true;
       clearInterval(confirmer);
+      clearInterval(keySweeper);
       database.stop();
       grpcServer.health.setStatus(SERVICE_NAME, 'NOT_SERVING');
       if (config.SHUTDOWN_DELAY_MS) await new Promise((resolve) => setTimeout(resolve, config.SHUTDOWN_DELAY_MS));
