@@ -8,8 +8,8 @@ import { startGateway, type ExtraGateway } from './support/gateway.ts';
 import { WEBSITE_PASSWORD, api, demoPublicKey, keyPair, sampleSubmission, setUpWorld, token, dbQuery } from './support/world.ts';
 
 const gateways: ExtraGateway[] = [];
-async function gatewayWith(config: Record<string, unknown>): Promise<ExtraGateway> {
-  const gateway = await startGateway(config);
+async function gatewayWith(config: Record<string, unknown>, env: Record<string, string> = {}): Promise<ExtraGateway> {
+  const gateway = await startGateway(config, env);
   gateways.push(gateway);
   return gateway;
 }
@@ -28,8 +28,16 @@ afterAll(() => {
 
 describe('HTTPS only unless allow_http', () => {
   let gateway: ExtraGateway;
+  let untrusting: ExtraGateway;
   beforeAll(async () => {
-    gateway = await gatewayWith({ authentication_methods: { jwtUser: {}, directUser: { allow_http: true } } });
+    const methods = { authentication_methods: { jwtUser: {}, directUser: { allow_http: true } } };
+    gateway = await gatewayWith(methods, { TRUSTED_PROXIES: 'loopback' });
+    untrusting = await gatewayWith(methods);
+  });
+
+  it('when no proxy is configured as trusted, then X-Forwarded-Proto is not believed, not even from loopback', async () => {
+    const response = await api('GET', `${untrusting.services}/samples/${sampleId}`, { token: await token(), headers: { 'X-Forwarded-Proto': 'https' } });
+    expect(response.status).toBe(401);
   });
 
   it('when a method without allow_http is used over plain HTTP, then 401 and nothing is served', async () => {
@@ -48,6 +56,24 @@ describe('HTTPS only unless allow_http', () => {
       headers: { Authorization: `USER_ID:${DEMO.userId}:WEBSITE_ID:${DEMO.websiteId}:SECRET:${WEBSITE_PASSWORD}` },
     });
     expect(response.status).toBe(200);
+  });
+});
+
+describe('the public base URL', () => {
+  it('when PUBLIC_BASE_URL is set, then every link uses it, whatever Host the request carries', async () => {
+    const gateway = await gatewayWith({ authentication_methods: { jwtUser: { allow_http: true } } }, { PUBLIC_BASE_URL: 'https://records.example.org' });
+    const created = await api('POST', `${gateway.services}/samples`, { token: await token(), body: sampleSubmission(), headers: { Host: 'evil.example.com', 'X-Forwarded-Host': 'evil.example.com' } });
+    expect(created.status, created.text).toBe(201);
+    const expected = `https://records.example.org/index.php/services/rest/samples/${created.body.values.id}`;
+    expect(created.body.href).toBe(expected);
+    expect(created.headers.get('location')).toBe(expected);
+    const page = await api('GET', `${gateway.services}/samples?limit=1`, { token: await token(), headers: { Host: 'evil.example.com' } });
+    expect(page.headers.get('link') ?? '').not.toContain('evil.example.com');
+  });
+
+  it('when it is not set, then links follow the request, and a forwarded host is believed only from a trusted proxy', async () => {
+    const created = await api('POST', '/samples', { token: await token(), body: sampleSubmission(), headers: { 'X-Forwarded-Host': 'evil.example.com', 'X-Forwarded-Proto': 'https' } });
+    expect(created.body.href).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/index\.php\/services\/rest\/samples\//);
   });
 });
 

@@ -10,7 +10,7 @@ import { RateLimiter } from './rate-limit.ts';
 import { submissionLimit, type SubmissionLimits } from './submission-limits.ts';
 import { MEDIA_ALIAS } from './routes/media.ts';
 import type { MethodName, RestConfig } from '@rex/rest-config';
-import { SERVICES_PATH, servicesUrl } from './routes/context.ts';
+import { PUBLIC_BASE, SERVICES_PATH, servicesUrl } from './routes/context.ts';
 import type { Route } from './routes/route.ts';
 import { rawBody } from './routes/search.ts';
 import { serviceRootRouter } from './routes/service-root.ts';
@@ -26,6 +26,8 @@ export type AppOptions = {
   logger: Logger;
   bodyLimit: string;
   trustProxy: string;
+  /** Scheme, host (and path prefix) of every link written, instead of the request's Host. */
+  publicBaseUrl?: string;
   isReady: () => boolean;
   /** Longest wait for a request's body, except on upload routes (408 after it). */
   bodyTimeoutMs: number;
@@ -157,7 +159,8 @@ function apiRouter(options: AppOptions): express.Router {
 export function createApp(options: AppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', options.trustProxy);
+  app.set('trust proxy', options.trustProxy.trim() === '' ? false : options.trustProxy);
+  if (options.publicBaseUrl) app.set(PUBLIC_BASE, options.publicBaseUrl.replace(/\/+$/, ''));
   app.set('etag', false);
 
   app.get('/healthz', (_req, res) => {

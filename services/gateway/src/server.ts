@@ -95,6 +95,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger, restCo
     logger,
     bodyLimit: config.BODY_LIMIT,
     trustProxy: config.TRUSTED_PROXIES,
+    publicBaseUrl: config.PUBLIC_BASE_URL,
     isReady: () => !stopping && databaseReachable,
     bodyTimeoutMs: config.HTTP_REQUEST_TIMEOUT_MS,
     submissionLimits: { maxRecords: config.SUBMISSION_MAX_RECORDS, maxDepth: config.SUBMISSION_MAX_DEPTH },

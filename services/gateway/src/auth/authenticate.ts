@@ -1,5 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import { HttpError } from '../http-error.ts';
+import { publicOrigin } from '../routes/context.ts';
 import type { MethodName, MethodOptions, RestConfig } from '@rex/rest-config';
 import type { Caller } from './caller.ts';
 
@@ -40,7 +41,7 @@ export function toAuthRequest(req: Request, resource: string, tokensInUrl: boole
     resource,
     httpMethod: req.method,
     secure: req.secure,
-    url: `${req.protocol}://${req.get('host')}${req.originalUrl}`,
+    url: `${publicOrigin(req)}${req.originalUrl}`,
     tokensInUrl,
   };
 }

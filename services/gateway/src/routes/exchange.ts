@@ -3,7 +3,7 @@ import { isRealDateOrDateTime } from '@rex/dates';
 import { toAuthContext } from '../auth/caller.ts';
 import type { ReportsClient } from '../clients/reports.ts';
 import { HttpError } from '../http-error.ts';
-import { backend, servicesUrl } from './context.ts';
+import { backend, requestUrl, servicesUrl } from './context.ts';
 import type { Parameter, Route } from './route.ts';
 
 const DEPRECATION = { Deprecation: 'true' };
@@ -38,7 +38,7 @@ function integerParameter(req: Request, name: string, fallback: number, max: num
 }
 
 function pageLink(req: Request, resource: string, page: number): string {
-  const url = new URL(`${req.protocol}://${req.get('host')}${req.originalUrl}`);
+  const url = requestUrl(req);
   url.searchParams.set('page', String(page));
   return `${servicesUrl(req)}/rest/${resource}?${url.searchParams.toString()}`;
 }

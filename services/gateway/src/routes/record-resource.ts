@@ -3,7 +3,7 @@ import type { AuthContext, FieldValue__Output, SavedRecord__Output, Submission }
 import { toAuthContext } from '../auth/caller.ts';
 import { envelope, fromFieldValues, toSubmission } from '../envelope.ts';
 import { HttpError } from '../http-error.ts';
-import { backend, servicesUrl } from './context.ts';
+import { backend, requestUrl, servicesUrl } from './context.ts';
 import type { Parameter, Route } from './route.ts';
 
 /** Entity tags of If-Match / If-None-Match, unquoted (weak tags compare as strong: versions are exact). */
@@ -42,7 +42,7 @@ export function paging(query: Record<string, unknown>): { limit: number; offset:
 
 /** The URL of the next page: the same query with the offset moved on. */
 function nextPage(req: Request, limit: number, offset: number): string {
-  const url = new URL(`${req.protocol}://${req.get('host')}${req.originalUrl}`);
+  const url = requestUrl(req);
   url.searchParams.set('offset', String(offset + limit));
   url.searchParams.set('limit', String(limit));
   return url.toString();

@@ -3,7 +3,7 @@ import type { FieldValue__Output, ReportAccess, RunReportChunk__Output } from '@
 import { toAuthContext, type Caller } from '../auth/caller.ts';
 import type { ReportsClient } from '../clients/reports.ts';
 import { HttpError } from '../http-error.ts';
-import { backend, servicesUrl } from './context.ts';
+import { backend, requestUrl, servicesUrl } from './context.ts';
 import type { Route } from './route.ts';
 import { streamAnswer } from './stream-answer.ts';
 
@@ -76,7 +76,7 @@ function rowObject(columns: string[], values: FieldValue__Output[], dropEmpty: b
 }
 
 function pageLink(req: Request, offset: number, limit: number, count: number | undefined): string {
-  const url = new URL(`${req.protocol}://${req.get('host')}${req.originalUrl}`);
+  const url = requestUrl(req);
   url.searchParams.set('offset', String(offset));
   url.searchParams.set('limit', String(limit));
   if (count !== undefined) url.searchParams.set('known_count', String(count));
