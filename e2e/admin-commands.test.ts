@@ -13,10 +13,16 @@ const dir = mkdtempSync(join(tmpdir(), 'rex-admin-commands-'));
 
 /** `pnpm admin <args>` as an operator runs it. */
 function admin(...args: string[]): { status: number; out: string; err: string } {
+  return adminWithInput(undefined, ...args);
+}
+
+/** The same, with `input` on its standard input. */
+function adminWithInput(input: string | undefined, ...args: string[]): { status: number; out: string; err: string } {
   const result = spawnSync(process.execPath, ['scripts/bootstrap.mjs', 'admin', ...args], {
     cwd: ROOT,
     env: { ...process.env, DATABASE_URL: inject('databaseUrl') },
     encoding: 'utf8',
+    input,
   });
   return { status: result.status ?? -1, out: result.stdout, err: result.stderr };
 }
@@ -58,14 +64,19 @@ describe('pnpm admin: websites and users', () => {
   });
 
   it("when a website's password is rotated, then the old one stops working and the new one works", async () => {
-    const rotated = admin('websites', 'rotate-password', '--id', String(DEMO.websiteId), '--password', 'rotated-password');
+    const onCommandLine = admin('websites', 'rotate-password', '--id', String(DEMO.websiteId), '--password', 'rotated-password');
+    expect(onCommandLine.status).not.toBe(0);
+    expect(onCommandLine.err).toMatch(/--password-file <file> or --password -/);
+    const rotated = adminWithInput('rotated-password\n', 'websites', 'rotate-password', '--id', String(DEMO.websiteId), '--password', '-');
     expect(rotated.status, rotated.err).toBe(0);
     const header = (secret: string) => ({ Authorization: `USER_ID:${DEMO.userId}:WEBSITE_ID:${DEMO.websiteId}:SECRET:${secret}` });
     try {
       expect((await api('GET', `${gateway.services}/samples`, { headers: header('demo-website-password') })).status).toBe(401);
       expect((await api('GET', `${gateway.services}/samples`, { headers: header('rotated-password') })).status).toBe(200);
     } finally {
-      admin('websites', 'rotate-password', '--id', String(DEMO.websiteId), '--password', 'demo-website-password');
+      const file = join(dir, 'password');
+      writeFileSync(file, 'demo-website-password\n', { mode: 0o600 });
+      expect(admin('websites', 'rotate-password', '--id', String(DEMO.websiteId), '--password-file', file).status).toBe(0);
     }
   });
 

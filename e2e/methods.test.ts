@@ -269,6 +269,21 @@ describe('credentials in the URL', () => {
     expect((await call('GET', `/samples/${sampleId}?user=${DB_CLIENT.username}&secret=${DB_CLIENT.secret}&proj_id=${DB_CLIENT.projId}`)).status).toBe(403);
   });
 
+  it('when credentials come in the URL, then the links the API writes never repeat the secret', async () => {
+    const query = `user_id=${DEMO.userId}&website_id=${DEMO.websiteId}&secret=${WEBSITE_PASSWORD}`;
+    const page = await call('GET', `/samples?limit=1&${query}`);
+    expect(page.status).toBe(200);
+    const reports = await call('GET', `/reports/library?${query}`);
+    expect(reports.status).toBe(200);
+    const report = await call('GET', `/reports/library/occurrences/explore_list.xml?limit=1&${query}`);
+    expect(report.status).toBe(200);
+    for (const answer of [page, reports, report]) {
+      const written = `${answer.headers.get('link') ?? ''} ${answer.text}`;
+      expect(written).not.toContain(WEBSITE_PASSWORD);
+    }
+    expect(report.body.paging.self).toContain(`user_id=${DEMO.userId}`);
+  });
+
   it('when allow_auth_tokens_in_url is off, then such parameters are ignored and the request is unauthenticated', async () => {
     const query = `user_id=${DEMO.userId}&website_id=${DEMO.websiteId}&secret=${WEBSITE_PASSWORD}`;
     const response = await api('GET', `/samples/${sampleId}?${query}`);

@@ -53,6 +53,24 @@ describe('tracing', () => {
   });
 });
 
+describe('credentials in URLs', () => {
+  it('when a request carries a secret in its query string, then no span holds it', async () => {
+    const traceId = randomBytes(16).toString('hex');
+    const secret = `SEKRET${randomBytes(6).toString('hex')}`;
+    await api('GET', `/samples?user=someone&secret=${secret}&limit=3`, { headers: { traceparent: `00-${traceId}-${randomBytes(8).toString('hex')}-01` } });
+    type Span = { service: string; traceId: string; kind: number; attributes: Record<string, unknown> };
+    let trace: Span[] = [];
+    for (let attempt = 0; attempt < 100 && !trace.some((s) => s.service === 'gateway' && s.kind === 2); attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      trace = ((await (await fetch(`${inject('otlpUrl')}/spans`)).json()) as Span[]).filter((s) => s.traceId === traceId);
+    }
+    const server = trace.find((s) => s.service === 'gateway' && s.kind === 2);
+    expect(server?.attributes['url.query'] ?? server?.attributes['http.target']).toMatch(/secret=REDACTED/);
+    expect(JSON.stringify(trace)).not.toContain(secret);
+    expect(JSON.stringify(trace)).not.toContain('someone');
+  });
+});
+
 describe('when records is down', () => {
   let gateway: ExtraGateway;
   let url: string;

@@ -3,12 +3,14 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export type ReceivedSpan = { service: string; traceId: string; spanId: string; parentSpanId?: string; name: string; kind: number };
+export type ReceivedSpan = { service: string; traceId: string; spanId: string; parentSpanId?: string; name: string; kind: number; attributes: Record<string, unknown> };
+
+type OtlpAttribute = { key: string; value: { stringValue?: string; intValue?: string | number; boolValue?: boolean; doubleValue?: number } };
 
 type OtlpExport = {
   resourceSpans?: {
     resource?: { attributes?: { key: string; value: { stringValue?: string } }[] };
-    scopeSpans?: { spans?: { traceId: string; spanId: string; parentSpanId?: string; name: string; kind: number }[] }[];
+    scopeSpans?: { spans?: { traceId: string; spanId: string; parentSpanId?: string; name: string; kind: number; attributes?: OtlpAttribute[] }[] }[];
   }[];
 };
 
@@ -28,7 +30,8 @@ export async function startOtlpReceiver(): Promise<{ url: string; server: Server
           const service = resourceSpans.resource?.attributes?.find((a) => a.key === 'service.name')?.value.stringValue ?? '';
           for (const scope of resourceSpans.scopeSpans ?? []) {
             for (const span of scope.spans ?? []) {
-              spans.push({ service, traceId: span.traceId, spanId: span.spanId, parentSpanId: span.parentSpanId, name: span.name, kind: span.kind });
+              const attributes = Object.fromEntries((span.attributes ?? []).map((a) => [a.key, a.value.stringValue ?? a.value.intValue ?? a.value.boolValue ?? a.value.doubleValue]));
+              spans.push({ service, traceId: span.traceId, spanId: span.spanId, parentSpanId: span.parentSpanId, name: span.name, kind: span.kind, attributes });
             }
           }
         }

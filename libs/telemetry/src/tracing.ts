@@ -10,6 +10,8 @@ import { PinoInstrumentation } from '@opentelemetry/instrumentation-pino';
 let sdk: NodeSDK | undefined;
 
 const IGNORED_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
+/** Query parameters whose values never reach a span: credentials given in URLs, and the signatures OpenTelemetry redacts itself. */
+const REDACTED_PARAMETERS = ['secret', 'auth_token', 'token', 'password', 'user', 'user_id', 'Signature', 'AWSAccessKeyId', 'X-Goog-Signature', 'X-Amz-Signature', 'sig'];
 
 /** True when traces have an exporter to go to and the SDK is not disabled. */
 export function tracingConfigured(env: NodeJS.ProcessEnv = process.env): boolean {
@@ -37,6 +39,8 @@ export function startTracing(exporter?: SpanExporter): void {
     instrumentations: [
       new HttpInstrumentation({
         ignoreIncomingRequestHook: (req) => IGNORED_PATHS.has((req.url ?? '').split('?')[0]),
+        redactedQueryParamsServer: REDACTED_PARAMETERS,
+        redactedQueryParams: REDACTED_PARAMETERS,
       }),
       new ExpressInstrumentation(),
       new GrpcInstrumentation({ ignoreGrpcMethods: ['Check', 'Watch'] }),

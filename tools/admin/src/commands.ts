@@ -31,6 +31,31 @@ function readKey(file: string | undefined): string | undefined {
   }
 }
 
+/**
+ * A password or secret the operator chose: from a file (`--<name>-file`) or
+ * from standard input (`--<name> -`), never as a command-line value, which
+ * other users of the machine can read in the process list. Undefined when
+ * neither is given (a new one is generated).
+ */
+function chosenSecret(args: Record<string, string | number | boolean | undefined>, name: string): string | undefined {
+  const file = args[`${name}-file`];
+  const value = args[name];
+  if (value !== undefined && value !== '-') {
+    throw new CommandError(`give --${name}-file <file> or --${name} - (read from standard input): a ${name} on the command line is visible to other users of the machine`);
+  }
+  let text: string;
+  try {
+    if (typeof file === 'string') text = readFileSync(file, 'utf8');
+    else if (value === '-') text = readFileSync(0, 'utf8');
+    else return undefined;
+  } catch (error) {
+    throw new CommandError(`cannot read the ${name}: ${(error as Error).message}`);
+  }
+  const chosen = text.replace(/\r?\n$/, '');
+  if (!chosen) throw new CommandError(`the ${name} given is empty`);
+  return chosen;
+}
+
 function table(rows: Record<string, unknown>[]): string {
   if (!rows.length) return '(none)';
   const columns = Object.keys(rows[0]);
@@ -66,17 +91,18 @@ export const COMMANDS: Record<string, Command> = {
       ),
   },
   'websites add': {
-    help: 'add a website; prints its password (give --password to choose it)',
+    help: 'add a website; prints its password (give --password-file or --password - to choose it)',
     options: {
       title: { type: 'string', required: true, help: 'title' },
       url: { type: 'string', required: true, help: 'url, the iss of its tokens' },
-      password: { type: 'string', help: 'password (direct and HMAC methods); generated when left out' },
+      password: { type: 'string', help: '"-" reads the password (direct and HMAC methods) from standard input; generated when left out' },
+      'password-file': { type: 'string', help: 'file holding the password' },
       'public-key-file': { type: 'string', help: 'PEM file with one or more public keys for its tokens' },
       'jwks-url': { type: 'string', help: 'URL of a JWKS with its token keys' },
       'allow-anon-jwt-post': { type: 'boolean', help: 'tokens without a user may create records' },
     },
     run: async (pool, a) => {
-      const password = (a.password as string | undefined) ?? newSecret();
+      const password = chosenSecret(a, 'password') ?? newSecret();
       const { rows } = await pool.query(
         `INSERT INTO auth.websites (title, url, password, public_key, jwks_url, allow_anon_jwt_post) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
         [a.title, a.url, password, readKey(a['public-key-file'] as string | undefined) ?? null, a['jwks-url'] ?? null, Boolean(a['allow-anon-jwt-post'])],
@@ -128,9 +154,13 @@ export const COMMANDS: Record<string, Command> = {
   },
   'websites rotate-password': {
     help: 'give a website a new password; prints it',
-    options: { id: { type: 'integer', required: true, help: 'website id' }, password: { type: 'string', help: 'the new password; generated when left out' } },
+    options: {
+      id: { type: 'integer', required: true, help: 'website id' },
+      password: { type: 'string', help: '"-" reads the new password from standard input; generated when left out' },
+      'password-file': { type: 'string', help: 'file holding the new password' },
+    },
     run: async (pool, a) => {
-      const password = (a.password as string | undefined) ?? newSecret();
+      const password = chosenSecret(a, 'password') ?? newSecret();
       await update(pool, 'auth.websites', { id: a.id }, { password, updated_on: new Date() }, `website ${a.id}`);
       return `website ${a.id} password: ${password}`;
     },
@@ -224,12 +254,13 @@ export const COMMANDS: Record<string, Command> = {
     options: {
       username: { type: 'string', required: true, help: 'username' },
       title: { type: 'string', help: 'title' },
-      secret: { type: 'string', help: 'secret; generated when left out' },
+      secret: { type: 'string', help: '"-" reads the secret from standard input; generated when left out' },
+      'secret-file': { type: 'string', help: 'file holding the secret' },
       'public-key-file': { type: 'string', help: 'PEM file with its public key(s), for jwtClient' },
       'jwks-url': { type: 'string', help: 'URL of a JWKS with its keys, for jwtClient' },
     },
     run: async (pool, a) => {
-      const secret = (a.secret as string | undefined) ?? newSecret();
+      const secret = chosenSecret(a, 'secret') ?? newSecret();
       const { rows } = await pool.query(
         'INSERT INTO auth.clients (username, title, secret_hash, public_key, jwks_url) VALUES ($1, $2, $3, $4, $5) RETURNING id',
         [a.username, a.title ?? a.username, hashSecret(secret), readKey(a['public-key-file'] as string | undefined) ?? null, a['jwks-url'] ?? null],
@@ -266,9 +297,13 @@ export const COMMANDS: Record<string, Command> = {
   },
   'clients rotate-secret': {
     help: 'give a REST client a new secret; prints it',
-    options: { id: { type: 'integer', required: true, help: 'client id' }, secret: { type: 'string', help: 'the new secret; generated when left out' } },
+    options: {
+      id: { type: 'integer', required: true, help: 'client id' },
+      secret: { type: 'string', help: '"-" reads the new secret from standard input; generated when left out' },
+      'secret-file': { type: 'string', help: 'file holding the new secret' },
+    },
     run: async (pool, a) => {
-      const secret = (a.secret as string | undefined) ?? newSecret();
+      const secret = chosenSecret(a, 'secret') ?? newSecret();
       await update(pool, 'auth.clients', { id: a.id }, { secret_hash: hashSecret(secret) }, `client ${a.id}`);
       return `client ${a.id} secret: ${secret}`;
     },

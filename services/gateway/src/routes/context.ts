@@ -16,8 +16,19 @@ export function publicOrigin(req: Request): string {
   return configured ?? `${req.protocol}://${req.get('host')}`;
 }
 
-/** The request's own URL as the client addressed it (see publicOrigin). */
-export const requestUrl = (req: Request): URL => new URL(`${publicOrigin(req)}${req.originalUrl}`);
+/** Query parameters that carry a secret: never written into a link. */
+export const SECRET_PARAMETERS = ['secret', 'auth_token', 'token', 'password'];
+
+/**
+ * The request's own URL as the client addressed it (see publicOrigin), for
+ * the links built from it: secrets given in the query string are left out,
+ * so a link can be logged, cached or shared.
+ */
+export function requestUrl(req: Request): URL {
+  const url = new URL(`${publicOrigin(req)}${req.originalUrl}`);
+  for (const name of SECRET_PARAMETERS) url.searchParams.delete(name);
+  return url;
+}
 
 export function servicesUrl(req: Request): string {
   return `${publicOrigin(req)}${SERVICES_PATH}`;

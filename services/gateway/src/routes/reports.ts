@@ -9,8 +9,8 @@ import { streamAnswer } from './stream-answer.ts';
 
 /** Query parameters that steer the API rather than the report. */
 const CONTROLS = new Set(['limit', 'offset', 'orderby', 'sortdir', 'columns', 'wantCount', 'format', 'proj_id', 'user', 'secret', 'user_id', 'website_id', 'scope', 'known_count', 'callback', '_', 'cached']);
-/** Carried forward into the links the API builds, so they work with the same credentials. */
-const CARRIED = ['proj_id', 'format', 'user', 'user_id', 'website_id', 'secret', 'scope'];
+/** Carried forward into the links the API builds; a secret never is (the client adds its own). */
+const CARRIED = ['proj_id', 'format', 'user', 'user_id', 'website_id', 'scope'];
 
 /** What the caller's method options and connection allow of the report library. */
 export function reportAccess(caller: Caller): ReportAccess {
