@@ -1,0 +1,86 @@
+// PostgreSQL restarts under load (an upgrade, a failover): every service must
+// answer 503/504 JSON meanwhile, never 500, never exit, and recover by itself.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDatabase, startEmbeddedPostgres, type EmbeddedDatabase } from '@rex/db';
+import { demoToken } from '../scripts/demo-token.ts';
+import { startSuite, type Suite } from '../scripts/suite.ts';
+import { sampleSubmission } from './support/world.ts';
+
+const dataDir = mkdtempSync(join(tmpdir(), 'rex-restart-'));
+let database: EmbeddedDatabase;
+let suite: Suite;
+let bearer: string;
+
+beforeAll(async () => {
+  database = await startEmbeddedPostgres({ dataDir });
+  const databaseUrl = await createDatabase(database.url, 'rex_restart');
+  suite = await startSuite({ dataDir, databaseUrl, logs: join(dataDir, 'logs'), env: { LOG_LEVEL: 'warn', OTEL_SDK_DISABLED: 'true', PROJECTOR_IDLE_MS: '50' } });
+  bearer = await demoToken(suite.demoPrivateKey);
+}, 180_000);
+
+afterAll(async () => {
+  await suite?.stop();
+  await database?.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+type Outcome = { what: string; status: number; json: boolean };
+
+async function request(what: string, path: string, init: RequestInit = {}): Promise<Outcome> {
+  try {
+    const response = await fetch(`${suite.gatewayUrl}/index.php/services/rest${path}`, {
+      ...init,
+      headers: { Authorization: `Bearer ${bearer}`, 'Content-Type': 'application/json', ...init.headers },
+      signal: AbortSignal.timeout(15_000),
+    });
+    const text = await response.text();
+    let json = true;
+    try {
+      JSON.parse(text);
+    } catch {
+      json = false;
+    }
+    return { what, status: response.status, json };
+  } catch {
+    return { what, status: 0, json: false };
+  }
+}
+
+const calls = () => [
+  request('read', '/samples?limit=1'),
+  request('write', '/samples', { method: 'POST', body: JSON.stringify(sampleSubmission()) }),
+  request('report', '/reports/library/occurrences/explore_list.xml?limit=5'),
+];
+
+describe('a PostgreSQL restart under load', () => {
+  it('when the database goes away and comes back, then no service fails or exits, errors are retryable JSON, and everything recovers', async () => {
+    expect((await Promise.all(calls())).map((o) => o.status)).toEqual([200, 201, 200]);
+    const outcomes: Outcome[] = [];
+    let loading = true;
+    const load = (async () => {
+      while (loading) outcomes.push(...(await Promise.all(calls())));
+    })();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await database.stop();
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    database = await startEmbeddedPostgres({ dataDir, port: database.port });
+    const deadline = Date.now() + 60_000;
+    let recovered = false;
+    while (!recovered && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const tail = outcomes.slice(-6);
+      recovered = tail.length === 6 && tail.every((o) => o.status === 200 || o.status === 201);
+    }
+    loading = false;
+    await load;
+    expect(recovered, JSON.stringify(outcomes.slice(-9))).toBe(true);
+    const failures = outcomes.filter((o) => o.status >= 500 && o.status !== 503 && o.status !== 504);
+    expect(failures, JSON.stringify(failures.slice(0, 5))).toEqual([]);
+    expect(outcomes.filter((o) => !o.json)).toEqual([]);
+    expect(outcomes.some((o) => o.status === 503 || o.status === 504)).toBe(true);
+    for (const [name, child] of Object.entries(suite.processes)) expect(child.exitCode, name).toBeNull();
+  }, 120_000);
+});
