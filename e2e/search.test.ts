@@ -71,6 +71,19 @@ beforeAll(async () => {
         directClient: { allow_http: true, resource_options: { elasticsearch: ['es'] } },
         directWebsite: { allow_http: true },
       },
+      clients: {
+        LEGACY: {
+          shared_secret: 'legacy-secret',
+          projects: {
+            A: { website_id: DEMO.websiteId, title: 'A', sharing: 'verification', search_index: ['es'] },
+            B: { website_id: DEMO.websiteId, title: 'B', search_index: ['es', 'open'] },
+          },
+        },
+        SPREAD: {
+          shared_secret: 'spread-secret',
+          projects: { A: { website_id: DEMO.websiteId, title: 'A', search_index: ['es'] }, B: { website_id: 2, title: 'B', search_index: ['es'] } },
+        },
+      },
       search_index: {
         es: { index: 'occurrence', url: index.url, allowed },
         open: { open: true, apply_filters: false, index: 'public_alias', url: index.url, allowed: { get: { '^_search': 'search' } } },
@@ -203,6 +216,24 @@ describe('search-index proxy', () => {
     expect(response.body.size).toBe(0);
     expect(response.body.query.bool.filter.length).toBe(3);
     expect(index.received.length).toBe(before);
+  });
+
+  it("when a legacy configuration client searches without proj_id, then its projects' one website is searched, with the strictest project's rules", async () => {
+    const response = await api('POST', `${gateway.services}/es/_search`, { headers: { Authorization: 'USER:LEGACY:SECRET:legacy-secret' }, body: { size: 1 } });
+    expect(response.status, response.text).toBe(200);
+    expect(jsonBody().query.bool.filter).toEqual([
+      { terms: { 'metadata.website.id': [String(DEMO.websiteId)] } },
+      {
+        query_string: {
+          query: 'metadata.confidential:false AND NOT metadata.hide_sample_as_private:true AND metadata.release_status:R AND ((metadata.sensitivity_blur:B) OR (!metadata.sensitivity_blur:*))',
+        },
+      },
+    ]);
+    const spread = await api('GET', `${gateway.services}/es/_search`, { headers: { Authorization: 'USER:SPREAD:SECRET:spread-secret' } });
+    expect(spread.status).toBe(400);
+    expect(spread.body.message).toMatch(/more than one website/);
+    const exchange = await api('GET', `${gateway.services}/taxon-observations?edited_date_from=2020-01-01`, { headers: { Authorization: 'USER:LEGACY:SECRET:legacy-secret' } });
+    expect(exchange.body).toMatchObject({ code: 400, message: 'Missing proj_id parameter.' });
   });
 
   it('when OPTIONS is asked of an end-point, then GET, POST and OPTIONS are allowed', async () => {

@@ -136,7 +136,7 @@ function apiRouter(options: AppOptions): express.Router {
     router[route.method](
       route.path,
       ...(perAddress ? [perAddress] : []),
-      ...(route.open ? [] : [authenticateFor(route.resource), admitted]),
+      ...(route.open ? [] : [authenticateFor(route.resource, route.search), admitted]),
       ...(perCredential && !route.open ? [perCredential] : []),
       ...(route.upload ? [] : [bodyWithin]),
       ...(route.submission ? jsonBody : []),

@@ -10,6 +10,8 @@ export type AuthRequest = {
   /** Query parameters (first value of each), for proj_id, scope and URL credentials. */
   query: Record<string, string | undefined>;
   resource: string;
+  /** A search-index end-point (legacy configuration clients may search without proj_id). */
+  search: boolean;
   httpMethod: string;
   secure: boolean;
   /** The complete URL as the client addressed it, for HMAC signatures. */
@@ -34,11 +36,12 @@ function firstValues(query: Request['query']): Record<string, string | undefined
   return out;
 }
 
-export function toAuthRequest(req: Request, resource: string, tokensInUrl: boolean): AuthRequest {
+export function toAuthRequest(req: Request, resource: string, tokensInUrl: boolean, search = false): AuthRequest {
   return {
     authorization: req.get('authorization'),
     query: firstValues(req.query),
     resource,
+    search,
     httpMethod: req.method,
     secure: req.secure,
     url: `${publicOrigin(req)}${req.originalUrl}`,
@@ -60,10 +63,10 @@ export function authenticate(
     const authenticator = available[name];
     return authenticator ? [{ name, options, authenticator }] : [];
   });
-  return (resource: string) =>
+  return (resource: string, search = false) =>
     async (req: Request, _res: Response, next: NextFunction): Promise<void> => {
       try {
-        const authRequest = toAuthRequest(req, resource, config.allow_auth_tokens_in_url);
+        const authRequest = toAuthRequest(req, resource, config.allow_auth_tokens_in_url, search);
         for (const method of methods) {
           if (!authRequest.secure && !method.options.allow_http) continue;
           const caller = await method.authenticator(authRequest, method.options);

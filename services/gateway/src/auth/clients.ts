@@ -1,6 +1,7 @@
 import type { LegacyClient, LegacyProject, MethodName } from '@rex/rest-config';
 import { SHARING_SCOPES, type Caller, type ClientAccess, type ScopeName } from './caller.ts';
 import type { Client, Connection } from './directory.ts';
+import { HttpError } from '../http-error.ts';
 
 /** A database client's connection: read only, with its permission flags. */
 export function connectionCaller(method: MethodName, client: Client, connection: Connection): Omit<Caller, 'options'> {
@@ -52,6 +53,44 @@ export function legacyProjectCaller(method: MethodName, clientKey: string, clien
     scope: project.sharing as ScopeName,
     client: access,
     credential: `legacy-client:${clientKey}:${projId}`,
+  };
+}
+
+/**
+ * A legacy configuration client searching without proj_id, as the warehouse
+ * allows. Read conservatively: its projects must all belong to one website,
+ * which is the only one searched (no sharing); confidential and unreleased
+ * records stay out and sensitive ones blurred, as for any project; and it may
+ * use only the end-points the client lists, or failing that every one of its
+ * projects lists.
+ */
+export function legacyClientSearchCaller(method: MethodName, clientKey: string, client: LegacyClient): Omit<Caller, 'options'> {
+  const projects = Object.values(client.projects);
+  const websites = new Set(projects.map((project) => project.website_id));
+  if (websites.size !== 1) throw new HttpError(400, 'Missing proj_id parameter: the projects of this client belong to more than one website.');
+  const listed = (project: LegacyProject) => project.search_index ?? project.elasticsearch ?? [];
+  const searchIndex = client.search_index ?? client.elasticsearch ?? listed(projects[0]).filter((name) => projects.every((project) => listed(project).includes(name)));
+  return {
+    method,
+    entity: 'client',
+    websiteId: String([...websites][0]),
+    scope: 'website',
+    client: {
+      clientId: clientKey,
+      projId: '',
+      readOnly: true,
+      resources: [],
+      allowDataResources: false,
+      limitToDataResources: null,
+      allowReports: false,
+      limitToReports: null,
+      allowConfidential: false,
+      allowSensitive: true,
+      allowUnreleased: false,
+      fullPrecisionSensitiveRecords: false,
+      searchIndex,
+    },
+    credential: `legacy-client:${clientKey}`,
   };
 }
 

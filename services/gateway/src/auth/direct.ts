@@ -2,7 +2,7 @@ import { HttpError } from '../http-error.ts';
 import { entryOf, type RestConfig } from '@rex/rest-config';
 import type { AuthRequest, Authenticator } from './authenticate.ts';
 import { isScope, type Caller, type ScopeName } from './caller.ts';
-import { connectionCaller, legacyProjectCaller, legacyProjects, wholeClientCaller } from './clients.ts';
+import { connectionCaller, legacyClientSearchCaller, legacyProjectCaller, legacyProjects, wholeClientCaller } from './clients.ts';
 import { headerParts, isDigits, urlCredentials } from './credentials.ts';
 import type { Directory } from './directory.ts';
 import { sameSecret } from './secrets.ts';
@@ -94,6 +94,7 @@ export function directClient(directory: Directory, config: RestConfig): Authenti
     if (legacy) {
       if (!sameSecret(secret ?? '', legacy.shared_secret)) throw new HttpError(401, 'Unable to authorise');
       if (req.resource === 'projects') return wholeClientCaller('directClient', username!, legacyProjects(legacy));
+      if (!projId && req.search) return legacyClientSearchCaller('directClient', username!, legacy);
       if (!projId) throw new HttpError(400, 'Missing proj_id parameter.');
       const project = entryOf(legacy.projects, projId);
       if (!project) throw new HttpError(400, 'Invalid proj_id parameter.');

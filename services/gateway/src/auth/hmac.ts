@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { HttpError } from '../http-error.ts';
 import { entryOf, type RestConfig } from '@rex/rest-config';
 import type { AuthRequest, Authenticator } from './authenticate.ts';
-import { legacyProjectCaller, legacyProjects, wholeClientCaller } from './clients.ts';
+import { legacyClientSearchCaller, legacyProjectCaller, legacyProjects, wholeClientCaller } from './clients.ts';
 import { headerParts, isDigits } from './credentials.ts';
 import { namedScope, websiteUser } from './direct.ts';
 import type { Directory } from './directory.ts';
@@ -54,6 +54,7 @@ export function hmacClient(config: RestConfig): Authenticator {
     if (!legacy || !signatureMatches(req, signature!, legacy.shared_secret)) return undefined;
     if (req.resource === 'projects') return wholeClientCaller('hmacClient', clientKey!, legacyProjects(legacy));
     const projId = req.query.proj_id;
+    if (!projId && req.search) return legacyClientSearchCaller('hmacClient', clientKey!, legacy);
     const project = entryOf(legacy.projects, projId);
     if (!project) throw new HttpError(400, 'Project ID missing or invalid.');
     return legacyProjectCaller('hmacClient', clientKey!, legacy, projId!, project);
