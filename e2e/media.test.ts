@@ -1,4 +1,6 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { DEMO } from '@rex/admin';
 import { queuedPhoto } from './support/media.ts';
 import { EDITOR_USER, OTHER_USER, api, dbQuery, eventually, sampleSubmission, services, setUpWorld, token } from './support/world.ts';
@@ -190,8 +192,11 @@ describe('media of records', () => {
     expect((await api('GET', `/sample_media/${sample.body.media[0].values.id}`, { token: demoToken })).status).toBe(404);
     // Nor is the deleted medium's file served, by any route.
     expect((await api('GET', `/sample_media/${sample.body.media[0].values.id}/file`, { token: demoToken })).status).toBe(404);
-    await eventually(async () => expect(await queueState(samplePhoto)).toMatchObject({ state: 'claimed' }));
     expect((await api('GET', `/media-queue/${samplePhoto}`, { token: demoToken })).status).toBe(404);
+    // After the grace period (one second here), the stored file itself is removed.
+    await eventually(async () => expect(await dbQuery('SELECT 1 FROM media.files WHERE name = $1', [samplePhoto])).toEqual([]), 15_000);
+    expect(existsSync(join(inject('dataDir'), 'media', 'files', samplePhoto))).toBe(false);
+    expect(await dbQuery('SELECT 1 FROM records.media_claims WHERE path = $1', [samplePhoto])).toEqual([]);
     expect((await api('GET', `/occurrence_media/${sample.body.occurrences[0].media[0].values.id}`, { token: demoToken })).status).toBe(404);
 
     const location = await api('POST', '/locations', {

@@ -1,6 +1,28 @@
 import { describe, expect, inject, it } from 'vitest';
 import { createPool, withTransaction, type QueryScope } from '@rex/db';
 
+/** A call's scope as a gRPC server gives it, ended by the test. */
+function callScope(deadline?: number): { scope: QueryScope; end: () => void } {
+  const listeners = new Set<() => void>();
+  let ended = false;
+  return {
+    scope: {
+      deadline,
+      get ended() {
+        return ended;
+      },
+      onEnd: (listener) => {
+        listeners.add(listener);
+        return () => listeners.delete(listener);
+      },
+    },
+    end: () => {
+      ended = true;
+      for (const listener of listeners) listener();
+    },
+  };
+}
+
 /** A pool whose queries serve `scope`, as a service's pool serves the gRPC call in hand. */
 function scopedPool(scope: { current?: QueryScope }) {
   return createPool(inject('databaseUrl'), { max: 2, applicationName: 'rex-scope-test', scope: () => scope.current });
@@ -8,11 +30,11 @@ function scopedPool(scope: { current?: QueryScope }) {
 
 describe('queries serve their call', () => {
   it('when the call is cancelled while its statement runs, then the database cancels the statement at once', async () => {
-    const controller = new AbortController();
-    const scope: { current?: QueryScope } = { current: { signal: controller.signal } };
+    const call = callScope();
+    const scope: { current?: QueryScope } = { current: call.scope };
     const pool = scopedPool(scope);
     try {
-      setTimeout(() => controller.abort(), 200);
+      setTimeout(call.end, 200);
       const started = Date.now();
       await expect(pool.query('SELECT pg_sleep(10)')).rejects.toMatchObject({ code: '57014' });
       expect(Date.now() - started).toBeLessThan(3_000);
@@ -24,12 +46,12 @@ describe('queries serve their call', () => {
   });
 
   it('when a write is cancelled before it commits, then nothing of it is saved', async () => {
-    const controller = new AbortController();
-    const pool = scopedPool({ current: { signal: controller.signal } });
+    const call = callScope();
+    const pool = scopedPool({ current: call.scope });
     const table = `scope_test_${Date.now()}`;
     try {
       await pool.query(`CREATE TABLE public.${table} (n int)`);
-      setTimeout(() => controller.abort(), 200);
+      setTimeout(call.end, 200);
       await expect(pool.query(`INSERT INTO public.${table} SELECT CASE WHEN pg_sleep(0.1 + n * 0)::text = '' THEN n ELSE n END FROM generate_series(1, 10) n`)).rejects.toMatchObject({ code: '57014' });
     } finally {
       await pool.end();
@@ -44,7 +66,7 @@ describe('queries serve their call', () => {
   });
 
   it('when a transaction runs for a call with a deadline, then its statements get the remaining time as their timeout', async () => {
-    const pool = scopedPool({ current: { signal: new AbortController().signal, deadline: Date.now() + 300 } });
+    const pool = scopedPool({ current: callScope(Date.now() + 300).scope });
     try {
       const started = Date.now();
       await expect(withTransaction(pool, (client) => client.query('SELECT pg_sleep(5)'))).rejects.toMatchObject({ code: '57014' });
@@ -55,9 +77,9 @@ describe('queries serve their call', () => {
   });
 
   it('when the call has already ended, then no connection is taken for it', async () => {
-    const controller = new AbortController();
-    controller.abort();
-    const pool = scopedPool({ current: { signal: controller.signal } });
+    const call = callScope();
+    call.end();
+    const pool = scopedPool({ current: call.scope });
     try {
       await expect(pool.query('SELECT 1')).rejects.toMatchObject({ code: '57014' });
       expect(pool.totalCount).toBe(0);

@@ -52,6 +52,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
       MEDIA_SWEEP_INTERVAL_MS: '200',
       MEDIA_CONFIRM_INTERVAL_MS: '200',
       IDEMPOTENCY_SWEEP_INTERVAL_MS: '200',
+      MEDIA_DELETED_GRACE_S: '1',
     },
     metricsPorts: { gateway: gatewayMetricsPort, records: recordsMetricsPort, reports: reportsMetricsPort },
   });

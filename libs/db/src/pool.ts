@@ -13,9 +13,9 @@ export type PoolClient = pg.PoolClient;
 
 /**
  * The call a query runs for, when the service tells (see `scope` below): its
- * deadline and a signal that aborts when the caller gives up.
+ * deadline, whether the caller has given up, and a way to be told when it does.
  */
-export type QueryScope = { deadline?: number; signal: AbortSignal };
+export type QueryScope = { deadline?: number; readonly ended: boolean; onEnd: (listener: () => void) => () => void };
 
 /** The caller gave up (cancelled, or out of time) before or while its query ran. */
 export class QueryAbandoned extends Error {
@@ -46,7 +46,7 @@ export class ScopedPool extends pg.Pool {
   override connect(callback?: (err: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void): Promise<pg.PoolClient> | void {
     const scope = this.scope();
     if (!scope) return callback ? super.connect(callback) : super.connect();
-    if (scope.signal.aborted) {
+    if (scope.ended) {
       if (callback) return void process.nextTick(() => callback(new QueryAbandoned(), undefined, () => undefined));
       return Promise.reject(new QueryAbandoned());
     }
@@ -63,9 +63,9 @@ export class ScopedPool extends pg.Pool {
     });
   }
 
-  /** Cancels the client's running query if the scope aborts while the client is checked out. */
+  /** Cancels the client's running query if the call ends while the client is checked out. */
   private watch(client: pg.PoolClient, scope: QueryScope): void {
-    const onAbort = () => {
+    const onEnd = () => {
       const running = (client as unknown as { activeQuery?: unknown }).activeQuery;
       // node-postgres sends the cancel request (on a connection of its own) but does not type it.
       if (!running) return;
@@ -73,10 +73,10 @@ export class ScopedPool extends pg.Pool {
       canceller.connection.on('error', () => undefined);
       canceller.cancel(client, running);
     };
-    scope.signal.addEventListener('abort', onAbort, { once: true });
+    const stopWatching = scope.onEnd(onEnd);
     const release = client.release;
     client.release = (err?: Error | boolean) => {
-      scope.signal.removeEventListener('abort', onAbort);
+      stopWatching();
       client.release = release;
       return release.call(client, err);
     };

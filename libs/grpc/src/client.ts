@@ -1,6 +1,6 @@
 import * as grpc from '@grpc/grpc-js';
 import { grpcClientDuration, use } from '@rex/telemetry';
-import { grantInterceptor } from './call-grant.ts';
+import { grantInterceptor, type CallSecret } from './call-grant.ts';
 
 use(grpcClientDuration);
 
@@ -14,7 +14,7 @@ export const CHANNEL_OPTIONS: grpc.ChannelOptions = {
 };
 
 /** Channel options of a client of another rex service: its calls carry a signed grant. */
-export function clientOptions(secret: Buffer): grpc.ClientOptions {
+export function clientOptions(secret: CallSecret): grpc.ClientOptions {
   return { ...CHANNEL_OPTIONS, interceptors: [grantInterceptor(secret)] };
 }
 

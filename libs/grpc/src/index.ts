@@ -18,5 +18,5 @@ export {
 } from './errors.ts';
 export { unary, startGrpcServer, currentCall, type CallScope, type GrpcServer } from './server.ts';
 export { callUnary, isServiceError, CHANNEL_OPTIONS, clientOptions } from './client.ts';
-export { callSecret, checkFirstMessage, grantInterceptor, requireGrants, GrantRefused } from './call-grant.ts';
+export { callSecret, checkFirstMessage, grantInterceptor, hmacSha256, requireGrants, GrantRefused, type CallSecret } from './call-grant.ts';
 export { writeMessage, CallEnded } from './stream.ts';

@@ -4,7 +4,7 @@ import * as grpc from '@grpc/grpc-js';
 import { HealthImplementation } from 'grpc-health-check';
 import type { Logger } from '@rex/logger';
 import { grpcDuration, grpcHandled, use } from '@rex/telemetry';
-import { requireGrants } from './call-grant.ts';
+import { requireGrants, type CallSecret } from './call-grant.ts';
 import { DomainError, toServiceError } from './errors.ts';
 
 use(grpcHandled);
@@ -12,8 +12,12 @@ use(grpcDuration);
 
 type UnaryHandler<Q, R> = (request: Q, call: grpc.ServerUnaryCall<Q, R>) => Promise<R>;
 
-/** The call a handler is serving: its deadline (epoch ms, when the client set one) and a signal that aborts when the call is cancelled or runs out of time. */
-export type CallScope = { deadline?: number; signal: AbortSignal };
+/**
+ * The call a handler is serving: its deadline (epoch ms, when the client set
+ * one), whether it has ended (cancelled by the client, or out of time: the
+ * client cancels at its deadline), and a way to be told when it ends.
+ */
+export type CallScope = { deadline?: number; readonly ended: boolean; onEnd: (listener: () => void) => () => void };
 
 const callScopes = new AsyncLocalStorage<CallScope>();
 
@@ -21,18 +25,27 @@ const callScopes = new AsyncLocalStorage<CallScope>();
 export const currentCall = (): CallScope | undefined => callScopes.getStore();
 
 function scopeOf(call: grpc.ServerUnaryCall<unknown, unknown>): { scope: CallScope; done: () => void } {
-  const controller = new AbortController();
-  const abort = () => controller.abort();
-  call.once('cancelled', abort);
+  const listeners = new Set<() => void>();
+  let ended = false;
+  const end = () => {
+    if (ended) return;
+    ended = true;
+    for (const listener of listeners) listener();
+  };
+  call.once('cancelled', end);
   const deadline = Number(call.getDeadline());
-  const timer = Number.isFinite(deadline) ? setTimeout(abort, Math.max(0, deadline - Date.now())) : undefined;
-  timer?.unref();
   return {
-    scope: { deadline: Number.isFinite(deadline) ? deadline : undefined, signal: controller.signal },
-    done: () => {
-      clearTimeout(timer);
-      call.off('cancelled', abort);
+    scope: {
+      deadline: Number.isFinite(deadline) ? deadline : undefined,
+      get ended() {
+        return ended;
+      },
+      onEnd: (listener) => {
+        listeners.add(listener);
+        return () => listeners.delete(listener);
+      },
     },
+    done: () => call.off('cancelled', end),
   };
 }
 
@@ -80,7 +93,7 @@ export type GrpcServer = {
 export async function startGrpcServer(options: {
   services: { name: string; definition: grpc.ServiceDefinition; handlers: grpc.UntypedServiceImplementation }[];
   /** The secret the services share: calls without a valid grant are refused (health checks excepted). */
-  secret: Buffer;
+  secret: CallSecret;
   host?: string;
   port: number;
   /**

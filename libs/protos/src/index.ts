@@ -89,6 +89,8 @@ export type { ReservedFile, ReservedFile__Output } from './generated/media/v1/Re
 export type { ClaimRequest, ClaimRequest__Output } from './generated/media/v1/ClaimRequest.ts';
 export type { ClaimResponse, ClaimResponse__Output } from './generated/media/v1/ClaimResponse.ts';
 export type { DownloadRequest, DownloadRequest__Output } from './generated/media/v1/DownloadRequest.ts';
+export type { DownloadOf, DownloadOf__Output } from './generated/media/v1/DownloadOf.ts';
+export type { ForgetRequest, ForgetRequest__Output } from './generated/media/v1/ForgetRequest.ts';
 export type { DownloadChunk, DownloadChunk__Output } from './generated/media/v1/DownloadChunk.ts';
 export type { MediaParent } from './generated/records/v1/MediaParent.ts';
 export type { CreateMediumRequest__Output } from './generated/records/v1/CreateMediumRequest.ts';

@@ -74,7 +74,8 @@ function bodyParserError(error: { type?: string; status?: number }): HttpError |
  */
 function bodyDeadline(ms: number) {
   return (req: Request, res: Response, next: NextFunction) => {
-    if (req.complete) return next();
+    const hasBody = req.headers['content-length'] !== undefined ? req.headers['content-length'] !== '0' : req.headers['transfer-encoding'] !== undefined;
+    if (!hasBody || req.complete) return next();
     const timer = setTimeout(() => {
       if (req.complete || res.headersSent) return;
       res.status(408).set('Connection', 'close').json(errorBody(408, 'The request body did not arrive in time.'));
@@ -88,21 +89,10 @@ function bodyDeadline(ms: number) {
   };
 }
 
-/** No path or query parameter of the API may hold a NUL character (PostgreSQL text cannot): 400 naming it. */
+/** No path or query parameter of the API may hold a NUL character (PostgreSQL text cannot): 400. */
 function refuseNul(req: Request, _res: Response, next: NextFunction): void {
-  const path = req.originalUrl.split('?')[0];
-  if (/%00/i.test(path) || path.includes('\0')) {
-    next(new HttpError(400, 'The path may not contain NUL characters.'));
-    return;
-  }
-  for (const [name, value] of Object.entries(req.query)) {
-    const values = Array.isArray(value) ? value : [value];
-    if (name.includes('\0') || values.some((item) => typeof item === 'string' && item.includes('\0'))) {
-      next(new HttpError(400, `The query parameter ${JSON.stringify(name.replace(/\0/g, ''))} may not contain NUL characters.`));
-      return;
-    }
-  }
-  next();
+  if (/%00/i.test(req.originalUrl)) next(new HttpError(400, 'The request URL may not contain NUL characters (%00).'));
+  else next();
 }
 
 /** What a client must know when a write timed out. */

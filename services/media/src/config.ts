@@ -19,6 +19,7 @@ export const MediaEnv = CommonEnv.extend({
   S3_PREFIX: z.string().default('').describe('key prefix inside the bucket'),
   MEDIA_QUEUE_TTL_S: z.coerce.number().int().min(60).default(86_400).describe('how long an unclaimed upload is kept'),
   MEDIA_RESERVE_TTL_S: z.coerce.number().int().min(5).default(300).describe('how long a submission holds the files it names before they return to the queue'),
+  MEDIA_DELETED_GRACE_S: z.coerce.number().int().min(0).default(7 * 86_400).describe('how long the file of a deleted medium is kept (unserved) before it is removed'),
   MEDIA_SWEEP_INTERVAL_MS: z.coerce.number().int().min(100).default(60_000).describe('how often expired uploads are deleted'),
   MEDIA_UPLOAD_QUOTA_BYTES_PER_HOUR: z.coerce.number().int().min(1).default(512 * 1024 * 1024).describe('bytes one uploader (a user, or a website without one) may upload per hour; beyond it uploads are 429'),
   DB_POOL_MAX: z.coerce.number().int().min(1).default(10).describe('largest number of database connections'),

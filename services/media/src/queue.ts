@@ -3,11 +3,11 @@ import type { Pool } from '@rex/db';
 import { DomainError, forbidden, grpc, invalid, notFound } from '@rex/grpc';
 import type { AuthContext__Output } from '@rex/protos';
 import { SNIFF_BYTES, detectType, isQueuedName, queueKey, queuedName, storedKey, type QueueLimits } from './domain/file-types.ts';
-import { bytesUploadedLastHour, deleteExpired, findFile, insertFile, lockClaimable, lockFiles, markClaimed, releaseClaim, reserveFiles, withTransaction, type FileRow } from './db/files-repo.ts';
+import { bytesUploadedLastHour, deleteExpired, deleteForgotten, markForgotten, findFile, insertFile, lockClaimable, lockFiles, markClaimed, releaseClaim, reserveFiles, withTransaction, type FileRow } from './db/files-repo.ts';
 import type { Storage } from './storage/storage.ts';
 
 export type UploadHeader = { auth: AuthContext__Output | null; field: string; filename: string };
-export type Lifetimes = { queueSeconds: number; reserveSeconds: number };
+export type Lifetimes = { queueSeconds: number; reserveSeconds: number; deletedGraceSeconds: number };
 /** Bytes one uploader may upload per hour. */
 export type Quota = { bytesPerHour: number };
 
@@ -144,6 +144,7 @@ export function createMediaQueue(db: Pool, storage: Storage, limits: QueueLimits
       const who = uploader(auth);
       const row = isQueuedName(name) ? await findFile(db, name) : undefined;
       if (!row || row.website_id !== who.websiteId) throw notFound();
+      if (row.forgotten) throw notFound();
       if (of === 'upload' && (row.state !== 'queued' || row.expired || row.user_id !== who.userId)) throw notFound();
       // A medium's file is claimed, or being confirmed for the claim that saved the medium.
       if (of === 'medium' && row.state !== 'claimed' && row.claim_id === null) throw notFound();
@@ -153,11 +154,25 @@ export function createMediaQueue(db: Pool, storage: Storage, limits: QueueLimits
       return { contentType: row.content_type, size: Number(row.size), content };
     },
 
-    /** Deletes expired uploads nobody claimed; returns how many. */
+    /** The media naming these files were deleted: they are no longer served, and go after the grace period. */
+    async forget(names: string[]) {
+      const forgotten = await markForgotten(db, names.filter(isQueuedName));
+      return { files: forgotten.length, names: forgotten };
+    },
+
+    /** Deletes expired uploads nobody claimed, and the files of deleted media past their grace period; returns how many. */
     async sweep(batch = 100): Promise<number> {
       let total = 0;
       for (;;) {
         const deleted = await deleteExpired(db, batch, (names) => Promise.all(names.map((name) => storage.remove(queueKey(name)))).then(() => undefined));
+        total += deleted;
+        if (deleted < batch) break;
+      }
+      for (;;) {
+        const deleted = await deleteForgotten(db, lifetimes.deletedGraceSeconds, batch, (names) =>
+          // A file forgotten while its confirmation was under way may still be in the queue.
+          Promise.all(names.flatMap((name) => [storage.remove(storedKey(name)), storage.remove(queueKey(name))])).then(() => undefined),
+        );
         total += deleted;
         if (deleted < batch) return total;
       }

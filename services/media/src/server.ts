@@ -33,6 +33,7 @@ export async function startMediaServer(config: MediaConfig, restConfig: RestConf
   const queue = createMediaQueue(pool, storageOf(config), queueLimits(restConfig.media_queue), {
     queueSeconds: config.MEDIA_QUEUE_TTL_S,
     reserveSeconds: config.MEDIA_RESERVE_TTL_S,
+    deletedGraceSeconds: config.MEDIA_DELETED_GRACE_S,
   }, { bytesPerHour: config.MEDIA_UPLOAD_QUOTA_BYTES_PER_HOUR });
   const server = await startGrpcServer({
     secret: callSecret(config.INTERNAL_AUTH_SECRET),

@@ -4,7 +4,7 @@ import type { AuthContext__Output, SavedRecord, Submission__Output } from '@rex/
 import { readFilters, type Errors } from './domain/fields.ts';
 import { MEDIA, planMedium, type MediaKind } from './domain/media.ts';
 import { parseInteger, text, type Value } from './domain/values.ts';
-import { findMedium, listMedia, mediumFilters, parentOf, type MediumRow } from './db/media-repo.ts';
+import { deleteMedium, findMedium, listMedia, mediumFilters, parentOf, type MediumRow } from './db/media-repo.ts';
 import { insertNewRecords } from './db/new-records.ts';
 import { writeOutbox, type IdempotentSubmission } from './db/samples-repo.ts';
 import { onceForKey } from './idempotency.ts';
@@ -107,7 +107,7 @@ export function createMedia(db: Pool, claims: MediaClaims, kind: MediaKind) {
         const locked = await findMedium(client, kind, id, true);
         checkOwner(locked, who, 'DELETE');
         checkVersion(locked!.version, ifMatch);
-        await client.query(`UPDATE ${table} SET deleted = true, updated_on = now(), updated_by_id = $2 WHERE id = $1`, [id, who.userId]);
+        await deleteMedium(client, kind, id, who.userId);
         await writeOutbox(client, [{ entity, entityId: id, operation: 'delete', websiteId: who.websiteId, surveyId: await surveyOf(locked!), userId: who.userId }]);
       });
     },

@@ -71,6 +71,7 @@ export async function startRecordsServer(config: RecordsConfig, logger: Logger):
   const confirmer = setInterval(() => {
     if (!ready) return;
     claims.confirmPending(5, config.MEDIA_CONFIRM_MAX_ATTEMPTS).catch((error: unknown) => logger.warn({ err: error }, 'confirming media claims failed'));
+    claims.forgetReleased().catch((error: unknown) => logger.warn({ err: error }, 'releasing files of deleted media failed'));
   }, config.MEDIA_CONFIRM_INTERVAL_MS);
   confirmer.unref();
   const keySweeper = setInterval(() => {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as grpc from '@grpc/grpc-js';
 import { recordsV1, type AuthContext, type RecordsServiceClient } from '@rex/protos';
 import { CHANNEL_OPTIONS, clientOptions } from '../../src/client.ts';
-import { callSecret } from '../../src/call-grant.ts';
+import { callSecret, hmacSha256 } from '../../src/call-grant.ts';
 import { startGrpcServer, type GrpcServer } from '../../src/server.ts';
 
 const secret = callSecret('a-secret-the-services-share-0123456789');
@@ -48,6 +48,16 @@ const swapping = (): grpc.Interceptor => (options, nextCall) =>
       next({ auth: { ...FORGED, userId: '99' }, id: 1 });
     },
   });
+
+describe('the MAC', () => {
+  it('when computed from the padded keys, then it is HMAC-SHA-256 exactly, for short and long secrets', async () => {
+    const { createHmac } = await import('node:crypto');
+    for (const text of ['a-secret-the-services-share-0123456789', 'x'.repeat(100)]) {
+      const parts = [Buffer.from('/records.v1.RecordsService/GetSample 1 '), Buffer.from([0, 1, 2, 255])];
+      expect(hmacSha256(callSecret(text), parts).equals(createHmac('sha256', text).update(Buffer.concat(parts)).digest())).toBe(true);
+    }
+  });
+});
 
 describe('calls between services', () => {
   it('when a call carries no grant (a direct call with a forged caller), then UNAUTHENTICATED and the handler never runs', async () => {

@@ -8,6 +8,7 @@ import type { ClaimResponse as _media_v1_ClaimResponse, ClaimResponse__Output as
 import type { DownloadChunk as _media_v1_DownloadChunk, DownloadChunk__Output as _media_v1_DownloadChunk__Output } from './media/v1/DownloadChunk.ts';
 import type { DownloadHead as _media_v1_DownloadHead, DownloadHead__Output as _media_v1_DownloadHead__Output } from './media/v1/DownloadHead.ts';
 import type { DownloadRequest as _media_v1_DownloadRequest, DownloadRequest__Output as _media_v1_DownloadRequest__Output } from './media/v1/DownloadRequest.ts';
+import type { ForgetRequest as _media_v1_ForgetRequest, ForgetRequest__Output as _media_v1_ForgetRequest__Output } from './media/v1/ForgetRequest.ts';
 import type { MediaServiceClient as _media_v1_MediaServiceClient, MediaServiceDefinition as _media_v1_MediaServiceDefinition } from './media/v1/MediaService.ts';
 import type { QueuedFile as _media_v1_QueuedFile, QueuedFile__Output as _media_v1_QueuedFile__Output } from './media/v1/QueuedFile.ts';
 import type { ReserveRequest as _media_v1_ReserveRequest, ReserveRequest__Output as _media_v1_ReserveRequest__Output } from './media/v1/ReserveRequest.ts';
@@ -38,6 +39,7 @@ export interface ProtoGrpcType {
       DownloadHead: MessageTypeDefinition<_media_v1_DownloadHead, _media_v1_DownloadHead__Output>
       DownloadOf: EnumTypeDefinition
       DownloadRequest: MessageTypeDefinition<_media_v1_DownloadRequest, _media_v1_DownloadRequest__Output>
+      ForgetRequest: MessageTypeDefinition<_media_v1_ForgetRequest, _media_v1_ForgetRequest__Output>
       MediaService: SubtypeConstructor<typeof grpc.Client, _media_v1_MediaServiceClient> & { service: _media_v1_MediaServiceDefinition }
       QueuedFile: MessageTypeDefinition<_media_v1_QueuedFile, _media_v1_QueuedFile__Output>
       ReserveRequest: MessageTypeDefinition<_media_v1_ReserveRequest, _media_v1_ReserveRequest__Output>

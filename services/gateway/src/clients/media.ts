@@ -1,4 +1,4 @@
-import { clientOptions, grpc } from '@rex/grpc';
+import { clientOptions, grpc, type CallSecret } from '@rex/grpc';
 import { mediaV1, type AuthContext, type DownloadChunk__Output, type MediaServiceClient, type QueuedFile__Output, type UploadRequest } from '@rex/protos';
 
 export type Upload = {
@@ -8,7 +8,7 @@ export type Upload = {
 };
 
 /** The gateway's client of the media service: uploads stream in, downloads stream out. */
-export function createMediaClient(address: string, secret: Buffer, deadlineMs: number) {
+export function createMediaClient(address: string, secret: CallSecret, deadlineMs: number) {
   const client = new mediaV1.MediaService(address, grpc.credentials.createInsecure(), clientOptions(secret)) as MediaServiceClient;
   return {
     upload(header: { auth: AuthContext; field: string; filename: string }): Upload {

@@ -1,4 +1,4 @@
-import { clientOptions, callUnary, grpc } from '@rex/grpc';
+import { clientOptions, callUnary, grpc, type CallSecret } from '@rex/grpc';
 import {
   recordsV1,
   type AuthContext,
@@ -34,7 +34,7 @@ import {
 const SERVICE = 'records.v1.RecordsService';
 
 /** The gateway's one typed client of the records service; every call carries a deadline. */
-export function createRecordsClient(address: string, secret: Buffer, deadlines: { readMs: number; writeMs: number }) {
+export function createRecordsClient(address: string, secret: CallSecret, deadlines: { readMs: number; writeMs: number }) {
   const client = new recordsV1.RecordsService(address, grpc.credentials.createInsecure(), clientOptions(secret)) as RecordsServiceClient;
   // Writes may take longer than reads; records cancels a write whose deadline passes, so it is never committed after a 504.
   const call = <R>(method: string, request: object) =>

@@ -1,4 +1,4 @@
-import { clientOptions, callUnary, grpc } from '@rex/grpc';
+import { clientOptions, callUnary, grpc, type CallSecret } from '@rex/grpc';
 import {
   reportsV1,
   type AuthContext,
@@ -15,7 +15,7 @@ import {
 const SERVICE = 'reports.v1.ReportsService';
 
 /** The gateway's client of the reports service; every call carries a deadline. */
-export function createReportsClient(address: string, secret: Buffer, deadlineMs: number, runDeadlineMs: number) {
+export function createReportsClient(address: string, secret: CallSecret, deadlineMs: number, runDeadlineMs: number) {
   const client = new reportsV1.ReportsService(address, grpc.credentials.createInsecure(), clientOptions(secret)) as ReportsServiceClient;
   return {
     listFolder: (auth: AuthContext, path: string, access: ReportAccess) =>

@@ -12,6 +12,8 @@ export type FileRow = {
   /** Held by a live reservation. */
   reserved: boolean;
   claim_id: string | null;
+  /** The medium naming the file was deleted. */
+  forgotten: boolean;
 };
 
 export type NewFile = {
@@ -26,7 +28,7 @@ export type NewFile = {
 };
 
 const FILE_COLUMNS = `name, website_id, user_id, content_type, media_type, size, state, expires_on < now() AS expired,
-  coalesce(reserved_until > now(), false) AS reserved, claim_id`;
+  coalesce(reserved_until > now(), false) AS reserved, claim_id, deleted_on IS NOT NULL AS forgotten`;
 
 export async function insertFile(db: Pool, file: NewFile, ttlSeconds: number): Promise<void> {
   await db.query(
@@ -111,6 +113,31 @@ export async function deleteExpired(db: Pool, limit: number, removeFiles: (names
           ORDER BY expires_on LIMIT $1 FOR UPDATE SKIP LOCKED)
        RETURNING name`,
       [limit],
+    );
+    await removeFiles(rows.map((row) => row.name));
+    return rows.length;
+  });
+}
+
+/**
+ * Marks files as forgotten (their media were deleted), wherever they are:
+ * claimed, or still being confirmed. A name already gone is forgotten too.
+ */
+export async function markForgotten(db: Pool, names: string[]): Promise<string[]> {
+  if (!names.length) return [];
+  await db.query('UPDATE media.files SET deleted_on = now() WHERE name = ANY($1::text[]) AND deleted_on IS NULL', [names]);
+  return names;
+}
+
+/** Deletes files forgotten more than `graceSeconds` ago (rows and stored files); answers how many. */
+export async function deleteForgotten(db: Pool, graceSeconds: number, limit: number, removeFiles: (names: string[]) => Promise<void>): Promise<number> {
+  return withTransaction(db, async (client) => {
+    const { rows } = await client.query<{ name: string }>(
+      `DELETE FROM media.files WHERE name IN (
+         SELECT name FROM media.files WHERE deleted_on < now() - make_interval(secs => $1)
+          ORDER BY deleted_on LIMIT $2 FOR UPDATE SKIP LOCKED)
+       RETURNING name`,
+      [graceSeconds, limit],
     );
     await removeFiles(rows.map((row) => row.name));
     return rows.length;

@@ -5,6 +5,7 @@ import type {
   ClaimResponse,
   DownloadChunk,
   DownloadRequest__Output,
+  ForgetRequest__Output,
   MediaServiceHandlers,
   QueuedFile,
   ReserveRequest__Output,
@@ -70,6 +71,7 @@ export function mediaHandlers(queue: MediaQueue, logger: Logger): MediaServiceHa
     ),
     Confirm: unary<ClaimRequest__Output, ClaimResponse>(SERVICE, 'Confirm', logger, (request) => queue.confirm(request.claimId, request.names)),
     Release: unary<ClaimRequest__Output, ClaimResponse>(SERVICE, 'Release', logger, async (request) => ({ files: await queue.release(request.claimId) })),
+    Forget: unary<ForgetRequest__Output, ClaimResponse>(SERVICE, 'Forget', logger, (request) => queue.forget(request.names)),
 
     Download: (call: grpc.ServerWritableStream<DownloadRequest__Output, DownloadChunk>) => {
       const download = async () => {

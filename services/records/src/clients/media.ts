@@ -1,16 +1,17 @@
-import { clientOptions, callUnary, grpc } from '@rex/grpc';
+import { clientOptions, callUnary, grpc, type CallSecret } from '@rex/grpc';
 import { mediaV1, type AuthContext__Output, type ClaimResponse__Output, type MediaServiceClient, type ReserveResponse__Output } from '@rex/protos';
 
 const SERVICE = 'media.v1.MediaService';
 
 /** Records' client of the media service: reserving, confirming and releasing the files submissions claim. */
-export function createMediaClient(address: string, secret: Buffer, deadlineMs: number) {
+export function createMediaClient(address: string, secret: CallSecret, deadlineMs: number) {
   const client = new mediaV1.MediaService(address, grpc.credentials.createInsecure(), clientOptions(secret)) as MediaServiceClient;
   const call = <R>(method: string, request: object) => callUnary<object, R>(client, SERVICE, method, request, deadlineMs);
   return {
     reserve: (auth: AuthContext__Output | null, claimId: string, names: string[]) => call<ReserveResponse__Output>('Reserve', { auth, claimId, names }),
     confirm: (claimId: string, names: string[]) => call<ClaimResponse__Output>('Confirm', { claimId, names }),
     release: (claimId: string) => call<ClaimResponse__Output>('Release', { claimId }),
+    forget: (names: string[]) => call<ClaimResponse__Output>('Forget', { names }),
     close: () => client.close(),
   };
 }

@@ -52,13 +52,28 @@ export async function parentOf(db: Pool, kind: MediaKind, id: string): Promise<{
   return rows[0];
 }
 
-/** Soft-deletes the live media of the given records; returns the ids deleted. */
+/** Soft-deletes the live media of the given records and releases their files; returns the ids deleted. */
 export async function deleteMediaOf(client: PoolClient, kind: MediaKind, parentIds: string[], userId: string): Promise<string[]> {
   if (!parentIds.length) return [];
-  const { rows } = await client.query<{ id: string }>(
+  const { rows } = await client.query<{ id: string; path: string }>(
     `UPDATE ${MEDIA[kind].table} SET deleted = true, updated_on = now(), updated_by_id = $2
-      WHERE ${MEDIA[kind].parentColumn} = ANY($1::bigint[]) AND NOT deleted RETURNING id`,
+      WHERE ${MEDIA[kind].parentColumn} = ANY($1::bigint[]) AND NOT deleted RETURNING id, path`,
     [parentIds, userId],
   );
+  await releaseFiles(client, rows.map((row) => row.path));
   return rows.map((row) => row.id);
+}
+
+/** Soft-deletes one medium and releases its file. */
+export async function deleteMedium(client: PoolClient, kind: MediaKind, id: string, userId: string): Promise<void> {
+  const { rows } = await client.query<{ path: string }>(
+    `UPDATE ${MEDIA[kind].table} SET deleted = true, updated_on = now(), updated_by_id = $2 WHERE id = $1 RETURNING path`,
+    [id, userId],
+  );
+  await releaseFiles(client, rows.map((row) => row.path));
+}
+
+/** The files of deleted media, to be forgotten by media (see media-claims.ts forgetReleased). */
+async function releaseFiles(client: PoolClient, paths: string[]): Promise<void> {
+  if (paths.length) await client.query('UPDATE records.media_claims SET released_on = now() WHERE path = ANY($1::text[]) AND released_on IS NULL', [paths]);
 }
