@@ -2,9 +2,8 @@ import { createHmac, generateKeyPairSync } from 'node:crypto';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import pg from 'pg';
 import { SignJWT, importPKCS8 } from 'jose';
-import { DEMO, importFixtures, parseFixtures } from '@rex/admin';
-import { createPool } from '@rex/db';
-import { BANNED_USER, NO_ROLE_USER, SECOND_WEBSITE, api, dbQuery, sampleSubmission, setUpWorld, token } from './support/world.ts';
+import { DEMO } from '@rex/admin';
+import { BANNED_USER, NO_ROLE_USER, SECOND_WEBSITE, addToWorld, api, dbQuery, sampleSubmission, setUpWorld, token } from './support/world.ts';
 
 const UNAUTHORISED = { code: 401, status: 'Unauthorized', message: 'Unable to authorise' };
 const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
@@ -182,20 +181,12 @@ describe("a website's token rules", () => {
   const keys = generateKeyPairSync('rsa', { modulusLength: 2048, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } });
 
   beforeAll(async () => {
-    const pool = createPool(inject('databaseUrl'), { max: 1 });
-    try {
-      await importFixtures(
-        pool,
-        parseFixtures({
-          websites: [
-            { id: RULES.id, title: 'Strict tokens', url: RULES.url, password: 'rules-password', public_key: keys.publicKey, jwt_require_exp: true, jwt_max_age_s: 600, jwt_audience: 'rex-api' },
-          ],
-          users: [{ id: RULES.userId, username: 'strict', websites: [{ website_id: RULES.id, role: 'user' }] }],
-        }),
-      );
-    } finally {
-      await pool.end();
-    }
+    await addToWorld({
+      websites: [
+        { id: RULES.id, title: 'Strict tokens', url: RULES.url, password: 'rules-password', public_key: keys.publicKey, jwt_require_exp: true, jwt_max_age_s: 600, jwt_audience: 'rex-api' },
+      ],
+      users: [{ id: RULES.userId, username: 'strict', websites: [{ website_id: RULES.id, role: 'user' }] }],
+    });
   });
 
   const sign = async (claims: Record<string, unknown>, options: { exp?: boolean; iat?: number } = {}) => {

@@ -1,29 +1,70 @@
 // PostgreSQL restarts under load (an upgrade, a failover): every service must
 // answer 503/504 JSON meanwhile, never 500, never exit, and recover by itself.
+// The services reach the test database through a TCP proxy that the test
+// takes down (every connection reset, new ones refused) and brings back on
+// the same port, as a restarting server looks to its clients.
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, connect, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDatabase, startEmbeddedPostgres, type EmbeddedDatabase } from '@rex/db';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { createDatabase, dropDatabase, freePort } from '@rex/db';
 import { demoToken } from '../scripts/demo-token.ts';
 import { startSuite, type Suite } from '../scripts/suite.ts';
 import { sampleSubmission } from './support/world.ts';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'rex-restart-'));
-let database: EmbeddedDatabase;
+const databaseName = `rex_restart_${Date.now()}`;
+let serverUrl: string;
 let suite: Suite;
 let bearer: string;
 
+/** A TCP proxy to the database that can go down and come back on its port. */
+function databaseProxy(target: { host: string; port: number }, port: number) {
+  let server: Server | undefined;
+  const sockets = new Set<Socket>();
+  const up = () =>
+    new Promise<void>((resolve) => {
+      server = createServer((client) => {
+        const upstream = connect(target.port, target.host);
+        for (const socket of [client, upstream]) {
+          sockets.add(socket);
+          socket.on('close', () => sockets.delete(socket));
+          socket.on('error', () => undefined);
+        }
+        client.pipe(upstream).pipe(client);
+      });
+      server.listen(port, '127.0.0.1', resolve);
+    });
+  const down = () =>
+    new Promise<void>((resolve) => {
+      for (const socket of sockets) socket.destroy();
+      server?.close(() => resolve());
+    });
+  return { up, down };
+}
+
+let proxy: ReturnType<typeof databaseProxy>;
+
 beforeAll(async () => {
-  database = await startEmbeddedPostgres({ dataDir });
-  const databaseUrl = await createDatabase(database.url, 'rex_restart');
-  suite = await startSuite({ dataDir, databaseUrl, logs: join(dataDir, 'logs'), env: { LOG_LEVEL: 'warn', OTEL_SDK_DISABLED: 'true', PROJECTOR_IDLE_MS: '50' } });
+  const url = new URL(inject('databaseUrl'));
+  url.pathname = '/postgres';
+  serverUrl = url.toString();
+  await createDatabase(serverUrl, databaseName);
+  const proxyPort = await freePort();
+  proxy = databaseProxy({ host: url.hostname, port: Number(url.port || 5432) }, proxyPort);
+  await proxy.up();
+  const throughProxy = new URL(url);
+  throughProxy.port = String(proxyPort);
+  throughProxy.pathname = `/${databaseName}`;
+  suite = await startSuite({ dataDir, databaseUrl: throughProxy.toString(), logs: join(dataDir, 'logs'), env: { LOG_LEVEL: 'warn', OTEL_SDK_DISABLED: 'true', PROJECTOR_IDLE_MS: '50' } });
   bearer = await demoToken(suite.demoPrivateKey);
 }, 180_000);
 
 afterAll(async () => {
   await suite?.stop();
-  await database?.stop();
+  await proxy?.down();
+  await dropDatabase(serverUrl, databaseName).catch(() => undefined);
   rmSync(dataDir, { recursive: true, force: true });
 });
 
@@ -64,9 +105,9 @@ describe('a PostgreSQL restart under load', () => {
       while (loading) outcomes.push(...(await Promise.all(calls())));
     })();
     await new Promise((resolve) => setTimeout(resolve, 500));
-    await database.stop();
+    await proxy.down();
     await new Promise((resolve) => setTimeout(resolve, 3_000));
-    database = await startEmbeddedPostgres({ dataDir, port: database.port });
+    await proxy.up();
     const deadline = Date.now() + 60_000;
     let recovered = false;
     while (!recovered && Date.now() < deadline) {

@@ -1,9 +1,8 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { DEMO, importFixtures, parseFixtures } from '@rex/admin';
-import { createPool } from '@rex/db';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO } from '@rex/admin';
 import { runHttpFuzz } from '../scripts/http-fuzz.ts';
 import { startGateway, type ExtraGateway } from './support/gateway.ts';
-import { setUpWorld, token } from './support/world.ts';
+import { addToWorld, setUpWorld, token } from './support/world.ts';
 
 const ALL_METHODS = Object.fromEntries(
   ['jwtUser', 'jwtClient', 'directClient', 'directUser', 'directWebsite', 'hmacClient', 'hmacWebsite'].map((name) => [name, { allow_http: true }]),
@@ -128,12 +127,7 @@ const FUZZ_USER = 11;
 
 describe('every route', () => {
   it('when 1 500 requests with hostile paths, parameters and bodies reach every route, then none is a server error and every refusal is JSON', async () => {
-    const pool = createPool(inject('databaseUrl'), { max: 1 });
-    try {
-      await importFixtures(pool, parseFixtures({ users: [{ id: FUZZ_USER, username: 'fuzzer', websites: [{ website_id: DEMO.websiteId, role: 'user' }] }] }));
-    } finally {
-      await pool.end();
-    }
+    await addToWorld({ users: [{ id: FUZZ_USER, username: 'fuzzer', websites: [{ website_id: DEMO.websiteId, role: 'user' }] }] });
     const result = await runHttpFuzz({ services: gateway.services, headers: { Authorization: `Bearer ${await token({ userId: FUZZ_USER })}` }, cases: 1_500, seed: 20261123 });
     expect(result.failures.slice(0, 5)).toEqual([]);
     expect(Object.keys(result.byStatus).length).toBeGreaterThan(5);

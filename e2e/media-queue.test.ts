@@ -2,11 +2,10 @@ import { existsSync, readdirSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { DEMO, importFixtures, parseFixtures } from '@rex/admin';
-import { createPool } from '@rex/db';
+import { DEMO } from '@rex/admin';
 import { startGateway } from './support/gateway.ts';
 import { jpeg, upload } from './support/media.ts';
-import { OTHER_USER, SECOND_WEBSITE, dbQuery, eventually, services, setUpWorld, token } from './support/world.ts';
+import { OTHER_USER, SECOND_WEBSITE, addToWorld, dbQuery, eventually, services, setUpWorld, token } from './support/world.ts';
 
 let demoToken: string;
 
@@ -179,12 +178,7 @@ describe('media queue', () => {
 
   it('when a user has used up the hourly upload quota, then further uploads are 429 JSON and nothing is kept', async () => {
     const uploaderId = 12;
-    const pool = createPool(inject('databaseUrl'), { max: 1 });
-    try {
-      await importFixtures(pool, parseFixtures({ users: [{ id: uploaderId, username: 'uploader', websites: [{ website_id: DEMO.websiteId, role: 'user' }] }] }));
-    } finally {
-      await pool.end();
-    }
+    await addToWorld({ users: [{ id: uploaderId, username: 'uploader', websites: [{ website_id: DEMO.websiteId, role: 'user' }] }] });
     const gateway = await startGateway({ authentication_methods: { jwtUser: { allow_http: true } } }, {}, false, true, { MEDIA_UPLOAD_QUOTA_BYTES_PER_HOUR: '10000' });
     try {
       const bearer = await token({ userId: uploaderId });

@@ -1,19 +1,19 @@
 import { createHmac } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { DEMO, importFixtures, parseFixtures } from '@rex/admin';
-import { createPool } from '@rex/db';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO } from '@rex/admin';
 import { startGateway, type ExtraGateway } from './support/gateway.ts';
 import {
-  DB_CLIENT,
-  NO_ROLE_USER,
-  SECOND_WEBSITE,
-  WEBSITE_PASSWORD,
+  addToWorld,
   api,
   clientToken,
+  DB_CLIENT,
   keyPair,
+  NO_ROLE_USER,
   sampleSubmission,
+  SECOND_WEBSITE,
   setUpWorld,
   token,
+  WEBSITE_PASSWORD,
 } from './support/world.ts';
 
 const NOT_A_USER = 'Records are read and changed by the users who created them; websites and clients use reports.';
@@ -180,15 +180,7 @@ describe('directClient', () => {
   const header = (username = DB_CLIENT.username, secret = DB_CLIENT.secret) => `USER:${username}:SECRET:${secret}`;
 
   it('when a client is sent more than ten wrong secrets in a minute, then further attempts are refused with 429 without being checked', async () => {
-    const pool = createPool(inject('databaseUrl'), { max: 1 });
-    try {
-      await importFixtures(
-        pool,
-        parseFixtures({ clients: [{ id: 30, username: 'guessed', secret: 'the-right-secret', connections: [{ proj_id: 'G1', website_id: DEMO.websiteId, title: 'Guessed' }] }] }),
-      );
-    } finally {
-      await pool.end();
-    }
+    await addToWorld({ clients: [{ id: 30, username: 'guessed', secret: 'the-right-secret', connections: [{ proj_id: 'G1', website_id: DEMO.websiteId, title: 'Guessed' }] }] });
     for (let i = 0; i < 10; i++) {
       const response = await call('GET', '/samples?proj_id=G1', header('guessed', `guess-${i}`));
       expect(response.body).toMatchObject({ code: 401, message: 'Unable to authorise' });

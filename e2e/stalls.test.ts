@@ -1,14 +1,13 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { freePort } from '@rex/db';
 import { grpcServing } from '../scripts/suite.ts';
-import { startGateway, type ExtraGateway } from './support/gateway.ts';
+import { spawnService, startGateway, type ExtraGateway } from './support/gateway.ts';
 import { jpeg } from './support/media.ts';
 import { api, dbQuery, eventually, sampleSubmission, setUpWorld, token } from './support/world.ts';
 
@@ -33,23 +32,14 @@ beforeAll(async () => {
   mkdirSync(join(library, 'stalls'));
   writeFileSync(join(library, 'stalls', 'many_rows.xml'), MANY_ROWS);
   const port = await freePort();
-  reports = spawn(process.execPath, ['--conditions=development', '--disable-warning=ExperimentalWarning', 'src/main.ts'], {
-    cwd: fileURLToPath(new URL('../services/reports', import.meta.url)),
-    env: {
-      ...process.env,
-      DATABASE_URL: inject('databaseUrl'),
-      INTERNAL_AUTH_SECRET: inject('internalSecret'),
-      GRPC_HOST: '127.0.0.1',
-      GRPC_PORT: String(port),
-      METRICS_PORT: '0',
-      DB_POOL_MAX: String(POOL),
-      PROJECTOR_ENABLED: 'false',
-      REPORTS_LIBRARY_DIRS: library,
-      REPORT_COUNT_TIMEOUT_MS: '200',
-      LOG_LEVEL: 'silent',
-      OTEL_SDK_DISABLED: 'true',
-    },
-    stdio: 'ignore',
+  reports = spawnService('reports', {
+    DATABASE_URL: inject('databaseUrl'),
+    GRPC_HOST: '127.0.0.1',
+    GRPC_PORT: String(port),
+    DB_POOL_MAX: String(POOL),
+    PROJECTOR_ENABLED: 'false',
+    REPORTS_LIBRARY_DIRS: library,
+    REPORT_COUNT_TIMEOUT_MS: '200',
   });
   for (let i = 0; i < 300 && !(await grpcServing(`127.0.0.1:${port}`, 'reports.v1.ReportsService')); i++) await new Promise((resolve) => setTimeout(resolve, 50));
   gateway = await startGateway({ authentication_methods: { jwtUser: { allow_http: true } } }, { REPORTS_ADDR: `127.0.0.1:${port}`, DB_POOL_MAX: '2' });
@@ -203,4 +193,30 @@ describe('a write that answers an error', () => {
     }
     expect(outcomes).toContain(504);
   }, 60_000);
+});
+
+describe('a client that goes away', () => {
+  it('when the client of a large submission disconnects before the answer, then the write is cancelled and nothing is saved', async () => {
+    const bearer = await token();
+    const marker = `gone-${Date.now()}`;
+    const body = JSON.stringify(sampleSubmission({ location_name: marker }, { occurrences: Array.from({ length: 4000 }, () => ({ values: { taxa_taxon_list_id: 1, comment: marker } })) }));
+    const url = new URL(`${inject('gatewayUrl')}/index.php/services/rest/samples`);
+    await new Promise<void>((resolve) => {
+      const req = httpRequest(url, { method: 'POST', headers: { Authorization: `Bearer ${bearer}`, 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)) } });
+      req.on('error', () => resolve());
+      req.on('response', () => resolve());
+      req.end(body, () =>
+        setTimeout(() => {
+          req.destroy();
+          resolve();
+        }, 150),
+      );
+    });
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    const [saved] = await dbQuery<{ samples: string; occurrences: string }>(
+      `SELECT (SELECT count(*) FROM records.samples WHERE location_name = $1) AS samples, (SELECT count(*) FROM records.occurrences WHERE comment = $1) AS occurrences`,
+      [marker],
+    );
+    expect(saved).toEqual({ samples: '0', occurrences: '0' });
+  }, 30_000);
 });

@@ -11,7 +11,8 @@ import { grpcServing } from '../../scripts/suite.ts';
 
 export type ExtraGateway = { url: string; services: string; stop: () => void };
 
-function spawnService(name: string, env: Record<string, string>): ChildProcess {
+/** One service process of its own, on the suite's secret (and silent). */
+export function spawnService(name: string, env: Record<string, string>): ChildProcess {
   return spawn(process.execPath, ['--conditions=development', '--disable-warning=ExperimentalWarning', 'src/main.ts'], {
     cwd: fileURLToPath(new URL(`../../services/${name}`, import.meta.url)),
     env: { ...process.env, METRICS_PORT: '0', LOG_LEVEL: 'silent', OTEL_SDK_DISABLED: 'true', INTERNAL_AUTH_SECRET: inject('internalSecret'), ...env },

@@ -40,6 +40,16 @@ export const DB_CLIENT = {
   oneReportProjId: 'P6',
 };
 
+/** Adds people, websites or clients of a test's own to the suite's database (fixtures as `pnpm admin import` reads them). */
+export async function addToWorld(fixtures: unknown): Promise<void> {
+  const pool = createPool(inject('databaseUrl'), { max: 1 });
+  try {
+    await importFixtures(pool, parseFixtures(fixtures));
+  } finally {
+    await pool.end();
+  }
+}
+
 export async function setUpWorld(): Promise<void> {
   const pool = createPool(inject('databaseUrl'), { max: 1 });
   try {

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import * as grpc from '@grpc/grpc-js';
 import { grpcClientDuration, use } from '@rex/telemetry';
 import { grantInterceptor, type CallSecret } from './call-grant.ts';
@@ -18,6 +19,18 @@ export function clientOptions(secret: CallSecret): grpc.ClientOptions {
   return { ...CHANNEL_OPTIONS, interceptors: [grantInterceptor(secret)] };
 }
 
+/** Whoever the calls are made for (an HTTP client): whether they went away, and a way to be told when they do. */
+export type Waiter = { readonly gone: boolean; onGone: (listener: () => void) => () => void };
+
+const waiters = new AsyncLocalStorage<Waiter>();
+
+/**
+ * Runs `fn` for `waiter`: unary calls made inside it are cancelled when the
+ * waiter goes away, so the service stops work nobody will read (a write is
+ * then cancelled in the database, see @rex/db's scoped pool).
+ */
+export const forWaiter = <T>(waiter: Waiter, fn: () => T): T => waiters.run(waiter, fn);
+
 type UnaryMethod<Q, R> = (
   request: Q,
   metadata: grpc.Metadata,
@@ -35,8 +48,11 @@ export function callUnary<Q, R>(
 ): Promise<R> {
   const fn = (client as unknown as Record<string, UnaryMethod<Q, R>>)[method];
   const started = process.hrtime.bigint();
+  const waiter = waiters.getStore();
   return new Promise<R>((resolve, reject) => {
-    fn.call(client, request, new grpc.Metadata(), { deadline: Date.now() + deadlineMs }, (error, response) => {
+    let stopWaiting: (() => void) | undefined;
+    const call = fn.call(client, request, new grpc.Metadata(), { deadline: Date.now() + deadlineMs }, (error, response) => {
+      stopWaiting?.();
       const code = error ? error.code : grpc.status.OK;
       grpcClientDuration.observe(
         { grpc_service: service, grpc_method: method, grpc_code: grpc.status[code] },
@@ -45,6 +61,10 @@ export function callUnary<Q, R>(
       if (error) reject(error);
       else resolve(response as R);
     });
+    if (waiter) {
+      if (waiter.gone) call.cancel();
+      else stopWaiting = waiter.onGone(() => call.cancel());
+    }
   });
 }
 

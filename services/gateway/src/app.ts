@@ -1,4 +1,5 @@
 import express, { type ErrorRequestHandler, type Express, type NextFunction, type Request, type Response } from 'express';
+import { forWaiter, type Waiter } from '@rex/grpc';
 import type { Logger } from '@rex/logger';
 import { httpDuration, use } from '@rex/telemetry';
 import { checkClientAccess } from './auth/access.ts';
@@ -100,7 +101,29 @@ const UNKNOWN_OUTCOME =
   'The outcome of this request is unknown: it was cancelled when its time ran out, but may have completed just before. Retrying it with the same Idempotency-Key is safe: it answers with the saved record if there is one and saves it otherwise.';
 
 type Handler = (req: Request, res: Response) => Promise<void>;
-const handle = (fn: Handler) => (req: Request, res: Response, next: NextFunction) => fn(req, res).catch(next);
+/**
+ * Runs a route's handler for its HTTP client: the backend calls it makes are
+ * cancelled if the client goes away before the answer is complete.
+ */
+const handle = (fn: Handler) => (req: Request, res: Response, next: NextFunction) => {
+  const listeners = new Set<() => void>();
+  let gone = false;
+  res.once('close', () => {
+    if (res.writableFinished) return;
+    gone = true;
+    for (const listener of listeners) listener();
+  });
+  const waiter: Waiter = {
+    get gone() {
+      return gone;
+    },
+    onGone: (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+  forWaiter(waiter, () => fn(req, res)).catch(next);
+};
 
 /** The API's routes, with authentication, client access, CORS and rate limits in front of each. */
 function apiRouter(options: AppOptions): express.Router {
