@@ -6,10 +6,10 @@ pg.types.setTypeParser(pg.types.builtins.DATE, (value) => value);
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => value);
 
 export type Pool = pg.Pool;
+export type PoolClient = pg.PoolClient;
 
 export const DEFAULT_STATEMENT_TIMEOUT_MS = 30_000;
 export const DEFAULT_IDLE_IN_TRANSACTION_TIMEOUT_MS = 30_000;
-export type PoolClient = pg.PoolClient;
 
 /**
  * The call a query runs for, when the service tells (see `scope` below): its
@@ -25,42 +25,53 @@ export class QueryAbandoned extends Error {
   }
 }
 
+/** Marks clients whose connection closed (pg-pool drops idle clients on 'error' only, not on a plain close). */
+const closed = new WeakSet<object>();
+
+type ConnectCallback = (err: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void;
+
 /**
- * A pool whose clients serve the current call's scope: a query still running
- * when the call is cancelled or its deadline passes is cancelled in the
- * database (a PostgreSQL cancel request), so a write whose caller already had
- * an error is not committed behind its back, and transactions run with the
- * call's remaining time as their statement timeout.
+ * The suite's pool. It never hands out a client whose connection has closed
+ * (a query on one would wait for ever), and, given the current call's scope,
+ * its clients serve that call: a query still running when the call is
+ * cancelled or its deadline passes is cancelled in the database (a PostgreSQL
+ * cancel request), so a write whose caller already had an error is not
+ * committed behind its back, and transactions run with the call's remaining
+ * time as their statement timeout.
  */
 export class ScopedPool extends pg.Pool {
   readonly scope: () => QueryScope | undefined;
 
-  constructor(config: pg.PoolConfig, scope: () => QueryScope | undefined) {
+  constructor(config: pg.PoolConfig, scope: () => QueryScope | undefined = () => undefined) {
     super(config);
     this.scope = scope;
   }
 
+  /** A live client: closed ones met on the way are dropped. */
+  private async liveClient(): Promise<pg.PoolClient> {
+    for (;;) {
+      const client = await super.connect();
+      if (!closed.has(client)) return client;
+      client.release(true);
+    }
+  }
+
   // pg-pool's query() goes through connect() too, so both are covered.
   override connect(): Promise<pg.PoolClient>;
-  override connect(callback: (err: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void): void;
-  override connect(callback?: (err: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void): Promise<pg.PoolClient> | void {
+  override connect(callback: ConnectCallback): void;
+  override connect(callback?: ConnectCallback): Promise<pg.PoolClient> | void {
     const scope = this.scope();
-    if (!scope) return callback ? super.connect(callback) : super.connect();
-    if (scope.ended) {
-      if (callback) return void process.nextTick(() => callback(new QueryAbandoned(), undefined, () => undefined));
-      return Promise.reject(new QueryAbandoned());
-    }
-    if (callback) {
-      super.connect((err, client, done) => {
-        if (client) this.watch(client, scope);
-        callback(err, client, done);
-      });
-      return;
-    }
-    return super.connect().then((client) => {
-      this.watch(client, scope);
-      return client;
-    });
+    const connected: Promise<pg.PoolClient> = scope?.ended
+      ? Promise.reject(new QueryAbandoned())
+      : this.liveClient().then((client) => {
+          if (scope) this.watch(client, scope);
+          return client;
+        });
+    if (!callback) return connected;
+    connected.then(
+      (client) => callback(undefined, client, (release) => client.release(release as boolean | Error | undefined)),
+      (error: Error) => callback(error, undefined, () => undefined),
+    );
   }
 
   /** Cancels the client's running query if the call ends while the client is checked out. */
@@ -104,13 +115,14 @@ export function createPool(
     connectionTimeoutMillis: 5_000,
     idleTimeoutMillis: 30_000,
   };
-  const pool = options.scope ? new ScopedPool(config, options.scope) : new pg.Pool(config);
+  const pool = new ScopedPool(config, options.scope);
   // A client losing its connection (a database restart, a terminated backend)
   // must not crash the process, idle or checked out: the query in flight
   // fails with the error, and the pool discards the client.
   pool.on('error', () => undefined);
   pool.on('connect', (client) => {
     client.on('error', () => undefined);
+    client.on('end', () => closed.add(client));
   });
   return pool;
 }

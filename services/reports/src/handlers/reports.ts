@@ -43,6 +43,27 @@ function textOf(value: unknown): FieldValue {
   return { text: typeof value === 'object' ? JSON.stringify(value) : String(value) };
 }
 
+/**
+ * Closes a cursor; true when the connection is fit for the next caller. On a
+ * connection that was lost the close would wait for an answer that never
+ * comes, so it is given a second at most and the connection is then dropped.
+ */
+async function closeCursor(cursor: Cursor): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const closed = cursor.close().then(
+    () => true,
+    () => false,
+  );
+  const gaveUp = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), 1_000);
+  });
+  try {
+    return await Promise.race([closed, gaveUp]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** PostgreSQL's code for a statement cancelled by statement_timeout. */
 const QUERY_CANCELED = '57014';
 
@@ -137,17 +158,19 @@ export function reportHandlers(catalogue: Catalogue, pools: { read: Pool; count:
         try {
           const cursor = client.query(new Cursor(compiled.sql, compiled.values, { rowMode: 'array' }));
           try {
+            // The first rows are read before the head is sent: a query that fails at once (the usual
+            // way) is then an error status for the client rather than an answer cut short.
+            let rows: unknown[][] = await cursor.read(BATCH_ROWS);
             const count = counting ? await counting : 0;
             await writeMessage(call, { head: { count: count ?? 0, countUnknown: count === undefined, columns: compiled.columns.map((c) => c.name) } });
             for (;;) {
-              const rows: unknown[][] = await cursor.read(BATCH_ROWS);
-              if (!rows.length) break;
-              await writeMessage(call, { rows: { rows: rows.map((row) => ({ values: row.map(textOf) })) } });
+              if (rows.length) await writeMessage(call, { rows: { rows: rows.map((row) => ({ values: row.map(textOf) })) } });
+              // A short batch is the last one: no further round trip is needed to learn so.
+              if (rows.length < BATCH_ROWS) break;
+              rows = await cursor.read(BATCH_ROWS);
             }
           } finally {
-            await cursor.close().catch(() => {
-              healthy = false;
-            });
+            healthy = await closeCursor(cursor);
           }
         } finally {
           // A connection whose cursor could not be closed is not given to the next caller.
