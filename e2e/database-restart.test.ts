@@ -14,7 +14,6 @@ import { startSuite, type Suite } from '../scripts/suite.ts';
 import { sampleSubmission } from './support/world.ts';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'rex-restart-'));
-if (process.env.KEEP) console.log('DATADIR', dataDir);
 const databaseName = `rex_restart_${Date.now()}`;
 let serverUrl: string;
 let suite: Suite;
@@ -66,7 +65,7 @@ afterAll(async () => {
   await suite?.stop();
   await proxy?.down();
   await dropDatabase(serverUrl, databaseName).catch(() => undefined);
-  if (!process.env.KEEP) rmSync(dataDir, { recursive: true, force: true });
+  rmSync(dataDir, { recursive: true, force: true });
 });
 
 type Outcome = { what: string; status: number; json: boolean; error?: string; ms?: number };
