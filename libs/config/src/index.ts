@@ -36,3 +36,20 @@ export const CommonEnv = z.object({
   SHUTDOWN_DELAY_MS: z.coerce.number().int().min(0).default(0).describe('wait after failing readiness before draining'),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000).describe('longest drain before in-flight work is cut'),
 });
+
+/** Settings every gRPC service shares (each adds its own GRPC_PORT). */
+export const GrpcServiceEnv = CommonEnv.extend({
+  GRPC_HOST: z.string().default('127.0.0.1').describe('gRPC listen address; a container sets 0.0.0.0'),
+  GRPC_MAX_CONNECTION_AGE_MS: z.coerce
+    .number()
+    .int()
+    .min(1_000)
+    .default(300_000)
+    .describe('a client connection is closed (gracefully) after this long, so clients re-resolve and spread over new replicas'),
+  GRPC_MAX_CONNECTION_AGE_GRACE_MS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(900_000)
+    .describe('calls still running on a connection past its age get this long to finish (long report downloads, uploads)'),
+});

@@ -54,27 +54,15 @@ export function hmacSha256(secret: CallSecret, parts: Buffer[]): Buffer {
 const macOf = (secret: CallSecret, path: string, expires: string, message: Buffer): string =>
   hmacSha256(secret, [Buffer.from(`${path} ${expires} `), message]).toString('base64url').slice(0, MAC_LENGTH);
 
-/** Client side: signs each call's first message into its metadata before the call starts. */
-export function grantInterceptor(secret: CallSecret): grpc.Interceptor {
-  return (options, nextCall) => {
-    const definition = options.method_definition;
-    let pending: { metadata: grpc.Metadata; listener: grpc.Listener; next: (metadata: grpc.Metadata, listener: grpc.Listener) => void } | undefined;
-    return new grpc.InterceptingCall(nextCall(options), {
-      start(metadata, listener, next) {
-        pending = { metadata, listener, next };
-      },
-      sendMessage(message, next) {
-        if (pending) {
-          const expires = String(Date.now() + GRANT_TTL_MS);
-          pending.metadata.set(GRANT, `${expires}.${macOf(secret, definition.path, expires, definition.requestSerialize(message))}`);
-          const { metadata, listener, next: start } = pending;
-          pending = undefined;
-          start(metadata, listener);
-        }
-        next(message);
-      },
-    });
-  };
+/**
+ * Client side: the metadata that grants a call of `path` whose request (or a
+ * client stream's first message) serialises to `message`.
+ */
+export function grantMetadata(secret: CallSecret, path: string, message: Buffer): grpc.Metadata {
+  const expires = String(Date.now() + GRANT_TTL_MS);
+  const metadata = new grpc.Metadata();
+  metadata.set(GRANT, `${expires}.${macOf(secret, path, expires, message)}`);
+  return metadata;
 }
 
 /** The grant a call carries, once its expiry is checked. */

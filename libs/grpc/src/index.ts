@@ -17,6 +17,6 @@ export {
   type DecodedError,
 } from './errors.ts';
 export { unary, startGrpcServer, currentCall, type CallScope, type GrpcServer } from './server.ts';
-export { callUnary, forWaiter, isServiceError, CHANNEL_OPTIONS, clientOptions, type Waiter } from './client.ts';
-export { callSecret, checkFirstMessage, grantInterceptor, hmacSha256, requireGrants, GrantRefused, type CallSecret } from './call-grant.ts';
+export { ServiceClient, forWaiter, isServiceError, CHANNEL_OPTIONS, type Waiter } from './client.ts';
+export { callSecret, checkFirstMessage, grantMetadata, hmacSha256, requireGrants, GrantRefused, type CallSecret } from './call-grant.ts';
 export { writeMessage, CallEnded } from './stream.ts';

@@ -96,6 +96,10 @@ export async function startGrpcServer(options: {
   secret: CallSecret;
   host?: string;
   port: number;
+  /** Connections are closed after this long so clients re-resolve and spread over new replicas. */
+  maxConnectionAgeMs?: number;
+  /** How long calls running on an aged connection may take to finish. */
+  maxConnectionAgeGraceMs?: number;
   /**
    * HTTP/2 receive window in bytes, per connection and per call. The 64 KiB
    * default stalls large client-streaming uploads: every 64 KiB the sender
@@ -103,7 +107,11 @@ export async function startGrpcServer(options: {
    */
   receiveWindow?: number;
 }): Promise<GrpcServer> {
-  const server = new grpc.Server({ 'grpc.keepalive_permit_without_calls': 1 });
+  const server = new grpc.Server({
+    'grpc.keepalive_permit_without_calls': 1,
+    ...(options.maxConnectionAgeMs ? { 'grpc.max_connection_age_ms': options.maxConnectionAgeMs } : {}),
+    ...(options.maxConnectionAgeGraceMs !== undefined ? { 'grpc.max_connection_age_grace_ms': options.maxConnectionAgeGraceMs } : {}),
+  });
   const health = new HealthImplementation({ '': 'SERVING' });
   for (const { name, definition, handlers } of options.services) {
     const guarded = requireGrants(options.secret, definition, handlers);

@@ -1,8 +1,7 @@
-import { CommonEnv, z } from '@rex/config';
+import { GrpcServiceEnv, z } from '@rex/config';
 
-export const MediaEnv = CommonEnv.extend({
+export const MediaEnv = GrpcServiceEnv.extend({
   DATABASE_URL: z.string().min(1).describe('PostgreSQL connection string (schema media)'),
-  GRPC_HOST: z.string().default('127.0.0.1').describe('gRPC listen address; a container sets 0.0.0.0'),
   GRPC_PORT: z.coerce.number().int().min(0).max(65535).default(50054).describe('gRPC listen port; 0 picks a free one'),
   REX_CONFIG: z.string().optional().describe('REST configuration file; its media_queue section sets the allowed types and the size limit'),
   REX_DATA_DIR: z.string().default('.rex').describe('data directory; local media files live under its media/ folder'),

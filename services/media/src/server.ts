@@ -39,6 +39,8 @@ export async function startMediaServer(config: MediaConfig, restConfig: RestConf
     secret: callSecret(config.INTERNAL_AUTH_SECRET),
     host: config.GRPC_HOST,
     port: config.GRPC_PORT,
+    maxConnectionAgeMs: config.GRPC_MAX_CONNECTION_AGE_MS,
+    maxConnectionAgeGraceMs: config.GRPC_MAX_CONNECTION_AGE_GRACE_MS,
     receiveWindow: 8 * 1024 * 1024,
     services: [{ name: SERVICE_NAME, definition: mediaV1.MediaService.service, handlers: mediaHandlers(queue, logger) }],
   });

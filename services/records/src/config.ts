@@ -1,8 +1,7 @@
-import { CommonEnv, z } from '@rex/config';
+import { GrpcServiceEnv, z } from '@rex/config';
 
-export const RecordsEnv = CommonEnv.extend({
+export const RecordsEnv = GrpcServiceEnv.extend({
   DATABASE_URL: z.string().min(1).describe('PostgreSQL connection string (schema records)'),
-  GRPC_HOST: z.string().default('127.0.0.1').describe('gRPC listen address; a container sets 0.0.0.0'),
   GRPC_PORT: z.coerce.number().int().min(0).max(65535).default(50051).describe('gRPC listen port; 0 picks a free one'),
   REFERENCE_CACHE_TTL_MS: z.coerce.number().int().min(0).default(10_000).describe('how long surveys, attributes and taxa are cached'),
   MEDIA_ADDR: z.string().optional().describe('media service address, host:port; unset: submissions with media are refused'),

@@ -36,6 +36,8 @@ export async function startRecordsServer(config: RecordsConfig, logger: Logger):
     secret: callSecret(config.INTERNAL_AUTH_SECRET),
     host: config.GRPC_HOST,
     port: config.GRPC_PORT,
+    maxConnectionAgeMs: config.GRPC_MAX_CONNECTION_AGE_MS,
+    maxConnectionAgeGraceMs: config.GRPC_MAX_CONNECTION_AGE_GRACE_MS,
     services: [
       {
         name: SERVICE_NAME,

@@ -1,9 +1,8 @@
-import { CommonEnv, z } from '@rex/config';
+import { GrpcServiceEnv, z } from '@rex/config';
 
-export const ReportsEnv = CommonEnv.extend({
+export const ReportsEnv = GrpcServiceEnv.extend({
   DATABASE_URL: z.string().min(1).describe('PostgreSQL connection string: schema reports (written by the projector), records outbox read'),
   REPORTS_DATABASE_URL: z.string().min(1).optional().describe('where reports run, e.g. a read replica; unset → DATABASE_URL'),
-  GRPC_HOST: z.string().default('127.0.0.1').describe('gRPC listen address; a container sets 0.0.0.0'),
   GRPC_PORT: z.coerce.number().int().min(0).max(65535).default(50052).describe('gRPC listen port; 0 picks a free one'),
   REPORTS_LIBRARY_DIRS: z.string().default('').describe('extra report folders, separated by ":"; later folders override earlier reports'),
   REPORT_TIMEOUT_MS: z.coerce.number().int().min(1).default(60_000).describe('longest a report query may run'),

@@ -30,6 +30,8 @@ export async function startReportsServer(config: ReportsConfig, logger: Logger) 
     secret: callSecret(config.INTERNAL_AUTH_SECRET),
     host: config.GRPC_HOST,
     port: config.GRPC_PORT,
+    maxConnectionAgeMs: config.GRPC_MAX_CONNECTION_AGE_MS,
+    maxConnectionAgeGraceMs: config.GRPC_MAX_CONNECTION_AGE_GRACE_MS,
     services: [{ name: SERVICE_NAME, definition: reportsV1.ReportsService.service, handlers: { ...reportHandlers(catalogue, { read: readPool, count: countPool }, logger), ...exchangeHandlers(readPool, logger) } }],
   });
   logger.info({ port: server.port }, 'reports gRPC server listening');

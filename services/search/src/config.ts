@@ -1,7 +1,6 @@
-import { CommonEnv, z } from '@rex/config';
+import { GrpcServiceEnv, z } from '@rex/config';
 
-export const SearchEnv = CommonEnv.extend({
-  GRPC_HOST: z.string().default('127.0.0.1').describe('gRPC listen address; a container sets 0.0.0.0'),
+export const SearchEnv = GrpcServiceEnv.extend({
   GRPC_PORT: z.coerce.number().int().min(0).max(65535).default(50053).describe('gRPC listen port; 0 picks a free one'),
   REX_CONFIG: z.string().optional().describe('REST configuration file; its search_index section lists the end-points'),
   INDEX_TIMEOUT_MS: z.coerce.number().int().min(1).default(30_000).describe('longest wait for the search index'),

@@ -14,6 +14,8 @@ export async function startSearchServer(config: SearchConfig, restConfig: RestCo
     secret: callSecret(config.INTERNAL_AUTH_SECRET),
     host: config.GRPC_HOST,
     port: config.GRPC_PORT,
+    maxConnectionAgeMs: config.GRPC_MAX_CONNECTION_AGE_MS,
+    maxConnectionAgeGraceMs: config.GRPC_MAX_CONNECTION_AGE_GRACE_MS,
     services: [{ name: SERVICE_NAME, definition: searchV1.SearchService.service, handlers: { Forward: forwardHandler(endpoints, config.INDEX_TIMEOUT_MS, logger) } }],
   });
   server.health.setStatus(SERVICE_NAME, 'SERVING');

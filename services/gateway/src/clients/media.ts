@@ -1,4 +1,4 @@
-import { clientOptions, grpc, type CallSecret } from '@rex/grpc';
+import { ServiceClient, type grpc, type CallSecret } from '@rex/grpc';
 import { mediaV1, type AuthContext, type DownloadChunk__Output, type MediaServiceClient, type QueuedFile__Output, type UploadRequest } from '@rex/protos';
 
 export type Upload = {
@@ -9,19 +9,20 @@ export type Upload = {
 
 /** The gateway's client of the media service: uploads stream in, downloads stream out. */
 export function createMediaClient(address: string, secret: CallSecret, deadlineMs: number) {
-  const client = new mediaV1.MediaService(address, grpc.credentials.createInsecure(), clientOptions(secret)) as MediaServiceClient;
+  const client = new ServiceClient(mediaV1.MediaService, address, secret);
   return {
     upload(header: { auth: AuthContext; field: string; filename: string }): Upload {
       let stream!: grpc.ClientWritableStream<UploadRequest>;
       const result = new Promise<QueuedFile__Output>((resolve, reject) => {
-        stream = client.Upload({ deadline: Date.now() + deadlineMs }, (error, file) => (error ? reject(error) : resolve(file!)));
+        stream = client.clientStream<UploadRequest, QueuedFile__Output>('Upload', { header }, deadlineMs, (error, file) =>
+          error ? reject(error) : resolve(file!),
+        );
       });
-      stream.write({ header });
       return { stream, result };
     },
     /** A file: a still-queued upload of the caller's, or the stored file of a medium records let the caller read. */
     download: (auth: AuthContext, name: string, of: 'DOWNLOAD_OF_QUEUED_UPLOAD' | 'DOWNLOAD_OF_READABLE_MEDIUM'): grpc.ClientReadableStream<DownloadChunk__Output> =>
-      client.Download({ auth, name, of }, { deadline: Date.now() + deadlineMs }),
+      client.serverStream<DownloadChunk__Output>('Download', { auth, name, of }, deadlineMs),
     close: () => client.close(),
   };
 }

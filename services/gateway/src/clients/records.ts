@@ -1,4 +1,4 @@
-import { clientOptions, callUnary, grpc, type CallSecret } from '@rex/grpc';
+import { ServiceClient, type CallSecret } from '@rex/grpc';
 import {
   recordsV1,
   type AuthContext,
@@ -31,14 +31,12 @@ import {
   type UpdateMediumResponse__Output,
 } from '@rex/protos';
 
-const SERVICE = 'records.v1.RecordsService';
-
 /** The gateway's one typed client of the records service; every call carries a deadline. */
 export function createRecordsClient(address: string, secret: CallSecret, deadlines: { readMs: number; writeMs: number }) {
-  const client = new recordsV1.RecordsService(address, grpc.credentials.createInsecure(), clientOptions(secret)) as RecordsServiceClient;
+  const client = new ServiceClient(recordsV1.RecordsService, address, secret);
   // Writes may take longer than reads; records cancels a write whose deadline passes, so it is never committed after a 504.
   const call = <R>(method: string, request: object) =>
-    callUnary<object, R>(client, SERVICE, method, request, /^(Get|List)/.test(method) ? deadlines.readMs : deadlines.writeMs);
+    client.unary<R>(method, request, /^(Get|List)/.test(method) ? deadlines.readMs : deadlines.writeMs);
   return {
     createSample: (auth: AuthContext, submission: Submission, idempotencyKey = '') =>
       call<CreateSampleResponse__Output>('CreateSample', { auth, submission, idempotencyKey }),

@@ -1,4 +1,4 @@
-import { clientOptions, callUnary, grpc, type CallSecret } from '@rex/grpc';
+import { ServiceClient, type grpc, type CallSecret } from '@rex/grpc';
 import {
   reportsV1,
   type AuthContext,
@@ -12,21 +12,19 @@ import {
   type RunReportRequest,
 } from '@rex/protos';
 
-const SERVICE = 'reports.v1.ReportsService';
-
 /** The gateway's client of the reports service; every call carries a deadline. */
 export function createReportsClient(address: string, secret: CallSecret, deadlineMs: number, runDeadlineMs: number) {
-  const client = new reportsV1.ReportsService(address, grpc.credentials.createInsecure(), clientOptions(secret)) as ReportsServiceClient;
+  const client = new ServiceClient(reportsV1.ReportsService, address, secret);
   return {
     listFolder: (auth: AuthContext, path: string, access: ReportAccess) =>
-      callUnary<object, ListFolderResponse__Output>(client, SERVICE, 'ListFolder', { auth, path, access }, deadlineMs),
+      client.unary<ListFolderResponse__Output>('ListFolder', { auth, path, access }, deadlineMs),
     describeReport: (auth: AuthContext, path: string, access: ReportAccess) =>
-      callUnary<object, DescribeReportResponse__Output>(client, SERVICE, 'DescribeReport', { auth, path, access }, deadlineMs),
+      client.unary<DescribeReportResponse__Output>('DescribeReport', { auth, path, access }, deadlineMs),
     runReport: (request: RunReportRequest): grpc.ClientReadableStream<RunReportChunk__Output> =>
-      client.RunReport(request, { deadline: Date.now() + runDeadlineMs }),
+      client.serverStream<RunReportChunk__Output>('RunReport', request, runDeadlineMs),
     listTaxonObservations: (request: ExchangeRequest) =>
-      callUnary<ExchangeRequest, ExchangeResponse__Output>(client, SERVICE, 'ListTaxonObservations', request, deadlineMs),
-    listAnnotations: (request: ExchangeRequest) => callUnary<ExchangeRequest, ExchangeResponse__Output>(client, SERVICE, 'ListAnnotations', request, deadlineMs),
+      client.unary<ExchangeResponse__Output>('ListTaxonObservations', request, deadlineMs),
+    listAnnotations: (request: ExchangeRequest) => client.unary<ExchangeResponse__Output>('ListAnnotations', request, deadlineMs),
     close: () => client.close(),
   };
 }

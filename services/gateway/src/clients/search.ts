@@ -1,4 +1,4 @@
-import { clientOptions, grpc, type CallSecret } from '@rex/grpc';
+import { ServiceClient, type grpc, type CallSecret } from '@rex/grpc';
 import { searchV1, type AuthContext, type ForwardChunk__Output, type SearchOptions, type SearchServiceClient } from '@rex/protos';
 
 export type ForwardCall = {
@@ -13,9 +13,9 @@ export type ForwardCall = {
 
 /** The gateway's client of the search service: a server-streaming forward with a deadline. */
 export function createSearchClient(address: string, secret: CallSecret, deadlineMs: number) {
-  const client = new searchV1.SearchService(address, grpc.credentials.createInsecure(), clientOptions(secret)) as SearchServiceClient;
+  const client = new ServiceClient(searchV1.SearchService, address, secret);
   return {
-    forward: (request: ForwardCall): grpc.ClientReadableStream<ForwardChunk__Output> => client.Forward(request, { deadline: Date.now() + deadlineMs }),
+    forward: (request: ForwardCall): grpc.ClientReadableStream<ForwardChunk__Output> => client.serverStream<ForwardChunk__Output>('Forward', request, deadlineMs),
     close: () => client.close(),
   };
 }

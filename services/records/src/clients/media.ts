@@ -1,12 +1,10 @@
-import { clientOptions, callUnary, grpc, type CallSecret } from '@rex/grpc';
+import { ServiceClient, type CallSecret } from '@rex/grpc';
 import { mediaV1, type AuthContext__Output, type ClaimResponse__Output, type MediaServiceClient, type ReserveResponse__Output } from '@rex/protos';
-
-const SERVICE = 'media.v1.MediaService';
 
 /** Records' client of the media service: reserving, confirming and releasing the files submissions claim. */
 export function createMediaClient(address: string, secret: CallSecret, deadlineMs: number) {
-  const client = new mediaV1.MediaService(address, grpc.credentials.createInsecure(), clientOptions(secret)) as MediaServiceClient;
-  const call = <R>(method: string, request: object) => callUnary<object, R>(client, SERVICE, method, request, deadlineMs);
+  const client = new ServiceClient(mediaV1.MediaService, address, secret);
+  const call = <R>(method: string, request: object) => client.unary<R>(method, request, deadlineMs);
   return {
     reserve: (auth: AuthContext__Output | null, claimId: string, names: string[]) => call<ReserveResponse__Output>('Reserve', { auth, claimId, names }),
     confirm: (claimId: string, names: string[]) => call<ClaimResponse__Output>('Confirm', { claimId, names }),
