@@ -25,6 +25,19 @@ describe('metrics', () => {
     expect(records).toMatch(/grpc_server_handled_total\{grpc_service="records.v1.RecordsService",grpc_method="CreateSample",grpc_code="OK"\} \d+/);
     expect(records).toMatch(/process_cpu_seconds_total/);
   });
+
+  it('when a report is streamed, then both sides count the streaming call; pools, requests in flight and the build are exposed', async () => {
+    expect((await api('GET', '/reports/library/occurrences/filterable_explore_list.xml?limit=1', { token: await token() })).status).toBe(200);
+    const gateway = await (await fetch(inject('gatewayMetricsUrl'))).text();
+    expect(gateway).toMatch(/grpc_client_handling_seconds_count\{grpc_service="reports.v1.ReportsService",grpc_method="RunReport",grpc_code="OK"\} \d+/);
+    expect(gateway).toMatch(/^http_server_requests_in_flight \d+/m);
+    expect(gateway).toMatch(/rex_db_pool_connections\{pool="rex-gateway",state="in_use"\} \d+/);
+    expect(gateway).toMatch(/rex_build_info\{service="gateway",version="[^"]+",nodejs="v24[^"]*"\} 1/);
+    const reports = await (await fetch(inject('reportsMetricsUrl'))).text();
+    expect(reports).toMatch(/grpc_server_handled_total\{grpc_service="reports.v1.ReportsService",grpc_method="RunReport",grpc_code="OK"\} \d+/);
+    expect(reports).toMatch(/rex_db_pool_waiting\{pool="rex-reports-read"\} \d+/);
+    expect(reports).toMatch(/rex_db_pool_connections\{pool="rex-reports-read",state="idle"\} \d+/);
+  });
 });
 
 describe('tracing', () => {

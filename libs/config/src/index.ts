@@ -35,6 +35,10 @@ export const CommonEnv = z.object({
     .describe('secret shared by the rex services; calls between them are signed with it (npm start generates one)'),
   SHUTDOWN_DELAY_MS: z.coerce.number().int().min(0).default(0).describe('wait after failing readiness before draining'),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000).describe('longest drain before in-flight work is cut'),
+  MIGRATE_ON_START: z
+    .enum(['true', 'false'])
+    .default('true')
+    .describe('a service that owns a schema migrates it at start; false: it waits for the `migrate` command to have run (a cluster runs it before each rollout)'),
 });
 
 /** Settings every gRPC service shares (each adds its own GRPC_PORT). */

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type pg from 'pg';
+import pg from 'pg';
 
 export type Migration = { version: string; sql: string };
 
@@ -10,6 +10,43 @@ export function readMigrations(dir: string): Migration[] {
     .filter((file) => /^\d{4}_[a-z0-9_]+\.sql$/.test(file))
     .sort()
     .map((file) => ({ version: file.replace(/\.sql$/, ''), sql: readFileSync(join(dir, file), 'utf8') }));
+}
+
+/**
+ * The `migrate` command of a service that owns a schema: applies its pending
+ * migrations to DATABASE_URL, says which, and exits (1 on failure). A cluster
+ * runs it as a step before each rollout (the charts' hook Job); it needs no
+ * other setting.
+ */
+export async function migrateCommand(service: string, schema: string, migrations: Migration[]): Promise<never> {
+  const url = process.env.DATABASE_URL;
+  const say = (message: string) => process.stderr.write(`${JSON.stringify({ service, msg: message })}\n`);
+  if (!url) {
+    say('DATABASE_URL is required');
+    process.exit(1);
+  }
+  const pool = new pg.Pool({ connectionString: url, max: 1, application_name: `rex-${service}-migrate`, connectionTimeoutMillis: 10_000 });
+  pool.on('error', () => undefined);
+  try {
+    const applied = await migrate(pool, schema, migrations);
+    say(applied.length ? `applied ${applied.join(', ')}` : `schema ${schema} is up to date`);
+    await pool.end();
+    process.exit(0);
+  } catch (error) {
+    say(`migration failed: ${(error as Error).message}`);
+    process.exit(1);
+  }
+}
+
+/** The migrations of one schema not applied yet (all of them when the schema does not exist). */
+export async function pendingMigrations(pool: pg.Pool, schema: string, migrations: Migration[]): Promise<string[]> {
+  const { rows } = await pool.query<{ version: string }>(`SELECT version FROM ${schema}.schema_migrations`).catch((error: { code?: string }) => {
+    // 42P01 / 3F000: the table or the schema does not exist yet.
+    if (error.code === '42P01' || error.code === '3F000') return { rows: [] };
+    throw error;
+  });
+  const done = new Set(rows.map((row) => row.version));
+  return migrations.map((migration) => migration.version).filter((version) => !done.has(version));
 }
 
 /**

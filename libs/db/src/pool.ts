@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { unwatchPool, watchPool } from '@rex/telemetry';
 
 // Dates stay strings: records format them exactly as the API shows them.
 pg.types.setTypeParser(pg.types.builtins.DATE, (value) => value);
@@ -42,9 +43,21 @@ type ConnectCallback = (err: Error | undefined, client: pg.PoolClient | undefine
 export class ScopedPool extends pg.Pool {
   readonly scope: () => QueryScope | undefined;
 
+  /** Its name in the metrics (rex_db_pool_*): the application name it connects with. */
+  readonly name: string;
+
   constructor(config: pg.PoolConfig, scope: () => QueryScope | undefined = () => undefined) {
     super(config);
     this.scope = scope;
+    this.name = config.application_name ?? 'default';
+    watchPool(this.name, this);
+  }
+
+  override end(): Promise<void>;
+  override end(callback: () => void): void;
+  override end(callback?: () => void): Promise<void> | void {
+    unwatchPool(this.name, this);
+    return callback ? super.end(callback) : super.end();
   }
 
   /** A live client: closed ones met on the way are dropped. */

@@ -1,13 +1,16 @@
 import type { Logger } from '@rex/logger';
 import type pg from 'pg';
-import { migrate, type Migration } from './migrate.ts';
+import { migrate, pendingMigrations, type Migration } from './migrate.ts';
 import { isReachable } from './pool.ts';
 
 /**
  * Keeps a service's view of its database: migrates its schema once the
  * database answers (retrying every second until it does), then checks every
- * few seconds that it still answers. `setReady` follows both, for health
- * checks; `onMigrated` runs once, after the first successful migration.
+ * few seconds that it still answers. With `applyMigrations: false` (a cluster
+ * runs them as a step before the rollout, see the `migrate` command) it
+ * migrates nothing and waits until the schema has every migration it knows.
+ * `setReady` follows both, for health checks; `onMigrated` runs once, when
+ * the schema is first up to date.
  */
 export async function superviseDatabase(options: {
   pool: pg.Pool;
@@ -18,6 +21,8 @@ export async function superviseDatabase(options: {
   logger: Logger;
   setReady: (ready: boolean) => void;
   onMigrated?: () => void;
+  /** Apply pending migrations (default), or only wait for them to be applied. */
+  applyMigrations?: boolean;
 }): Promise<{ stop: () => void }> {
   let migrated = false;
   let stopped = false;
@@ -26,10 +31,16 @@ export async function superviseDatabase(options: {
     if (stopped) return;
     if (!migrated) {
       try {
-        const applied = await migrate(options.pool, options.schema, options.migrations);
-        if (applied.length) options.logger.info({ applied }, 'migrations applied');
-        migrated = true;
-        options.onMigrated?.();
+        if (options.applyMigrations === false) {
+          const pending = await pendingMigrations(options.pool, options.schema, options.migrations);
+          if (pending.length) options.logger.warn({ pending }, 'waiting for the schema to be migrated (the migrate command)');
+          migrated = pending.length === 0;
+        } else {
+          const applied = await migrate(options.pool, options.schema, options.migrations);
+          if (applied.length) options.logger.info({ applied }, 'migrations applied');
+          migrated = true;
+        }
+        if (migrated) options.onMigrated?.();
       } catch (error) {
         options.logger.warn({ err: error }, 'database not ready');
       }

@@ -71,7 +71,7 @@ export class ServiceClient {
   unary<R>(name: string, request: object, deadlineMs: number): Promise<R> {
     const method = this.method(name);
     const bytes = method.requestSerialize(request);
-    const started = process.hrtime.bigint();
+    const observe = this.observer(name);
     const waiter = waiters.getStore();
     return new Promise<R>((resolve, reject) => {
       let stopWaiting: (() => void) | undefined;
@@ -84,10 +84,7 @@ export class ServiceClient {
         { deadline: Date.now() + deadlineMs },
         (error, response) => {
           stopWaiting?.();
-          grpcClientDuration.observe(
-            { grpc_service: this.service, grpc_method: name, grpc_code: grpc.status[error ? error.code : grpc.status.OK] },
-            Number(process.hrtime.bigint() - started) / 1e9,
-          );
+          observe(error ? error.code : grpc.status.OK);
           if (error) reject(error);
           else resolve(response as R);
         },
@@ -99,11 +96,22 @@ export class ServiceClient {
     });
   }
 
+  /** Records a finished call of `name`; call once. */
+  private observer(name: string): (code: grpc.status) => void {
+    const started = process.hrtime.bigint();
+    return (code) =>
+      grpcClientDuration.observe(
+        { grpc_service: this.service, grpc_method: name, grpc_code: grpc.status[code] },
+        Number(process.hrtime.bigint() - started) / 1e9,
+      );
+  }
+
   /** A server-streaming call with a deadline. */
   serverStream<R>(name: string, request: object, deadlineMs: number): grpc.ClientReadableStream<R> {
     const method = this.method(name);
     const bytes = method.requestSerialize(request);
-    return this.client.makeServerStreamRequest(
+    const observe = this.observer(name);
+    const stream = this.client.makeServerStreamRequest(
       method.path,
       () => bytes,
       method.responseDeserialize as (bytes: Buffer) => R,
@@ -111,6 +119,8 @@ export class ServiceClient {
       grantMetadata(this.secret, method.path, bytes),
       { deadline: Date.now() + deadlineMs },
     );
+    stream.once('status', (status: grpc.StatusObject) => observe(status.code));
+    return stream;
   }
 
   /** A client-streaming call whose first message, `first`, is written at once; the grant covers it. */
@@ -122,13 +132,17 @@ export class ServiceClient {
   ): grpc.ClientWritableStream<Q> {
     const method = this.method(name);
     const firstBytes = method.requestSerialize(first);
+    const observe = this.observer(name);
     const stream = this.client.makeClientStreamRequest(
       method.path,
       (message: Q) => (message === first ? firstBytes : method.requestSerialize(message)),
       method.responseDeserialize as (bytes: Buffer) => R,
       grantMetadata(this.secret, method.path, firstBytes),
       { deadline: Date.now() + deadlineMs },
-      callback,
+      (error, response) => {
+        observe(error ? error.code : grpc.status.OK);
+        callback(error, response);
+      },
     );
     stream.write(first);
     return stream;

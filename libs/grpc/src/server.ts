@@ -77,6 +77,47 @@ export function unary<Q, R>(service: string, method: string, logger: Logger, fn:
   };
 }
 
+/**
+ * Streaming handlers counted like unary ones (`unary` does its own): by how
+ * the call ended, OK, the error's code, or CANCELLED when the client left.
+ */
+function countStreams(definition: grpc.ServiceDefinition, handlers: grpc.UntypedServiceImplementation): grpc.UntypedServiceImplementation {
+  const counted: grpc.UntypedServiceImplementation = { ...handlers };
+  for (const [name, method] of Object.entries(definition)) {
+    const handler = handlers[name] as ((...args: unknown[]) => void) | undefined;
+    if (!handler || (!method.requestStream && !method.responseStream)) continue;
+    const [service, methodName] = method.path.split('/').slice(1);
+    const counter = () => {
+      const started = process.hrtime.bigint();
+      let done = false;
+      return (code: grpc.status) => {
+        if (done) return;
+        done = true;
+        const labels = { grpc_service: service, grpc_method: methodName, grpc_code: grpc.status[code] };
+        grpcHandled.inc(labels);
+        grpcDuration.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
+      };
+    };
+    counted[name] = method.requestStream
+      ? (call: grpc.ServerReadableStream<unknown, unknown>, callback: grpc.sendUnaryData<unknown>) => {
+          const finish = counter();
+          call.once('cancelled', () => finish(grpc.status.CANCELLED));
+          handler(call, (error: grpc.ServerErrorResponse | Partial<grpc.StatusObject> | null, ...rest: unknown[]) => {
+            finish(error ? (error.code ?? grpc.status.UNKNOWN) : grpc.status.OK);
+            (callback as (...args: unknown[]) => void)(error, ...rest);
+          });
+        }
+      : (call: grpc.ServerWritableStream<unknown, unknown>) => {
+          const finish = counter();
+          call.once('cancelled', () => finish(grpc.status.CANCELLED));
+          call.once('error', (error: { code?: grpc.status }) => finish(error.code ?? grpc.status.UNKNOWN));
+          call.once('finish', () => finish(grpc.status.OK));
+          handler(call);
+        };
+  }
+  return counted;
+}
+
 export type GrpcServer = {
   server: grpc.Server;
   health: HealthImplementation;
@@ -114,7 +155,7 @@ export async function startGrpcServer(options: {
   });
   const health = new HealthImplementation({ '': 'SERVING' });
   for (const { name, definition, handlers } of options.services) {
-    const guarded = requireGrants(options.secret, definition, handlers);
+    const guarded = requireGrants(options.secret, definition, countStreams(definition, handlers));
     server.addService(guarded.definition, guarded.handlers);
     health.setStatus(name, 'NOT_SERVING');
   }

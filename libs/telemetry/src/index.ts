@@ -1,3 +1,16 @@
-export { registry, httpDuration, grpcHandled, grpcDuration, grpcClientDuration, use, prom, startMetricsServer } from './metrics.ts';
+export {
+  registry,
+  httpDuration,
+  httpInFlight,
+  grpcHandled,
+  grpcDuration,
+  grpcClientDuration,
+  use,
+  prom,
+  startMetricsServer,
+  watchPool,
+  unwatchPool,
+  setBuildInfo,
+} from './metrics.ts';
 export { startTracing, stopTracing, tracingConfigured } from './tracing.ts';
 export { runService } from './lifecycle.ts';

@@ -1,4 +1,4 @@
-import { startMetricsServer } from './metrics.ts';
+import { setBuildInfo, startMetricsServer } from './metrics.ts';
 import { stopTracing } from './tracing.ts';
 
 type Logger = { info: (fields: object, message: string) => void; fatal: (fields: object, message: string) => void };
@@ -6,7 +6,10 @@ type Logger = { info: (fields: object, message: string) => void; fatal: (fields:
 /**
  * Runs a process's service: serves /metrics, starts the service, and on
  * SIGTERM or SIGINT stops it (it drains), then the metrics server and
- * tracing, and exits. A service that cannot start exits 1 with the reason.
+ * tracing, and exits. A signal is honoured from the first moment: one that
+ * comes while the service is still starting (waiting for its database, say)
+ * exits at once, as nothing is being served yet. A service that cannot start
+ * exits 1 with the reason.
  */
 export async function runService(options: {
   name: string;
@@ -16,19 +19,31 @@ export async function runService(options: {
   start: () => Promise<{ stop: () => Promise<void> }>;
 }): Promise<void> {
   const { logger } = options;
-  const metrics = await startMetricsServer(options.metricsPort, options.metricsHost);
-  const service = await options.start().catch((error: unknown) => {
-    logger.fatal({ err: error }, `${options.name} failed to start`);
-    process.exit(1);
-  });
-  logger.info({ metricsPort: metrics.port }, `${options.name} ready`);
+  let service: { stop: () => Promise<void> } | undefined;
+  let metrics: Awaited<ReturnType<typeof startMetricsServer>> | undefined;
+  let stopping = false;
   const shutdown = async (signal: string) => {
-    logger.info({ signal }, 'shutting down');
-    await service.stop();
-    metrics.server.close();
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, service ? 'shutting down' : 'stopped while starting');
+    await service?.stop();
+    metrics?.server.close();
     await stopTracing();
     process.exit(0);
   };
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
-  process.once('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  setBuildInfo(options.name);
+  metrics = await startMetricsServer(options.metricsPort, options.metricsHost);
+  const started = await options.start().catch((error: unknown) => {
+    logger.fatal({ err: error }, `${options.name} failed to start`);
+    process.exit(1);
+  });
+  if (stopping) {
+    // The signal came while starting: stop what just started too.
+    await started.stop();
+    return;
+  }
+  service = started;
+  logger.info({ metricsPort: metrics.port }, `${options.name} ready`);
 }

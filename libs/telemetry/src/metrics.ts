@@ -36,6 +36,65 @@ export const grpcClientDuration = new client.Histogram({
   registers: [],
 });
 
+/** Requests the gateway is serving now. */
+export const httpInFlight = new client.Gauge({
+  name: 'http_server_requests_in_flight',
+  help: 'HTTP requests being served by the gateway',
+  registers: [],
+});
+
+type PoolLike = { totalCount: number; idleCount: number; waitingCount: number };
+const pools = new Map<string, PoolLike>();
+
+const poolConnections = new client.Gauge({
+  name: 'rex_db_pool_connections',
+  help: 'Database connections of each pool, in use (checked out) or idle',
+  labelNames: ['pool', 'state'] as const,
+  registers: [],
+  collect() {
+    this.reset();
+    for (const [name, pool] of pools) {
+      this.set({ pool: name, state: 'in_use' }, pool.totalCount - pool.idleCount);
+      this.set({ pool: name, state: 'idle' }, pool.idleCount);
+    }
+  },
+});
+
+const poolWaiting = new client.Gauge({
+  name: 'rex_db_pool_waiting',
+  help: 'Queries waiting for a connection of each pool (saturation)',
+  labelNames: ['pool'] as const,
+  registers: [],
+  collect() {
+    this.reset();
+    for (const [name, pool] of pools) this.set({ pool: name }, pool.waitingCount);
+  },
+});
+
+/** Exposes a database pool's use and saturation, labelled with `name` (one per pool of a process). */
+export function watchPool(name: string, pool: PoolLike): void {
+  use(poolConnections);
+  use(poolWaiting);
+  pools.set(name, pool);
+}
+
+/** Drops a pool from the metrics (it was ended). */
+export function unwatchPool(name: string, pool: PoolLike): void {
+  if (pools.get(name) === pool) pools.delete(name);
+}
+
+const buildInfo = new client.Gauge({
+  name: 'rex_build_info',
+  help: 'Always 1; labels say which rex service, version and Node.js run here',
+  labelNames: ['service', 'version', 'nodejs'] as const,
+  registers: [],
+});
+
+/** Sets rex_build_info for this process: the version comes from REX_VERSION (images set it). */
+export function setBuildInfo(service: string, version = process.env.REX_VERSION ?? 'dev'): void {
+  use(buildInfo).set({ service, version, nodejs: process.version }, 1);
+}
+
 /** Registers a metric once, however many modules ask for it. */
 export function use<M extends client.Metric>(metric: M): M {
   const name = (metric as unknown as { name: string }).name;

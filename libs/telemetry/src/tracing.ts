@@ -13,6 +13,11 @@ const IGNORED_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
 /** Query parameters whose values never reach a span: credentials given in URLs, and the signatures OpenTelemetry redacts itself. */
 const REDACTED_PARAMETERS = ['secret', 'auth_token', 'token', 'password', 'user', 'user_id', 'Signature', 'AWSAccessKeyId', 'X-Goog-Signature', 'X-Amz-Signature', 'sig'];
 
+/** The name of the rex service this process runs (services/<name>/…), the default OTEL_SERVICE_NAME. */
+function serviceOfEntrypoint(): string | undefined {
+  return /services\/([a-z]+)\//.exec(process.argv[1] ?? '')?.[1];
+}
+
 /** True when traces have an exporter to go to and the SDK is not disabled. */
 export function tracingConfigured(env: NodeJS.ProcessEnv = process.env): boolean {
   if (env.OTEL_SDK_DISABLED === 'true' || env.OTEL_TRACES_EXPORTER === 'none') return false;
@@ -32,7 +37,7 @@ export function startTracing(exporter?: SpanExporter): void {
   if (exporter) spanProcessors.push(new BatchSpanProcessor({ exporter, scheduledDelayMillis: 100 }));
   else if (endpoint) spanProcessors.push(new BatchSpanProcessor({ exporter: new OTLPTraceExporter() }));
   sdk = new NodeSDK({
-    serviceName: process.env.OTEL_SERVICE_NAME,
+    serviceName: process.env.OTEL_SERVICE_NAME ?? serviceOfEntrypoint(),
     spanProcessors,
     metricReaders: [],
     logRecordProcessors: [],

@@ -1,7 +1,7 @@
 import express, { type ErrorRequestHandler, type Express, type NextFunction, type Request, type Response } from 'express';
 import { forWaiter, type Waiter } from '@rex/grpc';
 import type { Logger } from '@rex/logger';
-import { httpDuration, use } from '@rex/telemetry';
+import { httpDuration, httpInFlight, use } from '@rex/telemetry';
 import { checkClientAccess } from './auth/access.ts';
 import { authenticate, type Authenticator } from './auth/authenticate.ts';
 import type { Caller } from './auth/caller.ts';
@@ -17,6 +17,7 @@ import { rawBody } from './routes/search.ts';
 import { serviceRootRouter } from './routes/service-root.ts';
 
 use(httpDuration);
+use(httpInFlight);
 
 export type AppOptions = {
   config: RestConfig;
@@ -37,6 +38,8 @@ export type AppOptions = {
 
 function recordDuration(req: Request, res: Response, next: NextFunction): void {
   const started = process.hrtime.bigint();
+  httpInFlight.inc();
+  res.once('close', () => httpInFlight.dec());
   res.once('finish', () => {
     const route = req.route?.path ? `${SERVICES_PATH}${String(req.route.path)}` : 'unmatched';
     httpDuration.observe({ method: req.method, route, status_code: res.statusCode }, Number(process.hrtime.bigint() - started) / 1e9);

@@ -1,9 +1,13 @@
 import { loadEnv } from '@rex/config';
+import { migrateCommand } from '@rex/db';
 import { createLogger } from '@rex/logger';
 import { loadRestConfigOrExit } from '@rex/rest-config';
 import { runService } from '@rex/telemetry';
 import { GatewayEnv } from './config.ts';
 import { startGateway } from './server.ts';
+import { SCHEMA, migrations } from './db/migrations.ts';
+
+if (process.argv[2] === 'migrate') await migrateCommand('gateway', SCHEMA, migrations());
 
 const config = loadEnv(GatewayEnv);
 const logger = createLogger('gateway', config.LOG_LEVEL);

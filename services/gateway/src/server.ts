@@ -1,7 +1,7 @@
 import { STATUS_CODES, createServer, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
-import { createPool, isReachable, migrate } from '@rex/db';
+import { createPool, superviseDatabase } from '@rex/db';
 import { callSecret } from '@rex/grpc';
 import type { Logger } from '@rex/logger';
 import { createApp } from './app.ts';
@@ -49,8 +49,6 @@ export type GatewayServer = { port: number; server: Server; stop: () => Promise<
 
 export async function startGateway(config: GatewayConfig, logger: Logger, restConfig: RestConfig = loadRestConfig(config.REX_CONFIG)): Promise<GatewayServer> {
   const pool = createPool(config.DATABASE_URL, { max: config.DB_POOL_MAX, applicationName: 'rex-gateway' });
-  const applied = await migrate(pool, SCHEMA, migrations());
-  if (applied.length) logger.info({ applied }, 'migrations applied');
 
   const secret = callSecret(config.INTERNAL_AUTH_SECRET);
   const directory = createDirectory(pool, config.AUTH_CACHE_TTL_MS, config.JWKS_CACHE_MS);
@@ -60,11 +58,18 @@ export async function startGateway(config: GatewayConfig, logger: Logger, restCo
   const media = createMediaClient(config.MEDIA_ADDR, secret, config.UPLOAD_DEADLINE_MS);
 
   let stopping = false;
-  let databaseReachable = true;
-  const probe = setInterval(async () => {
-    databaseReachable = await isReachable(pool);
-  }, 5_000);
-  probe.unref();
+  // The database may come later than the gateway (a cluster starts both at once): it is retried, and /readyz says 503 until then.
+  let databaseReady = false;
+  const database = await superviseDatabase({
+    pool,
+    schema: SCHEMA,
+    migrations: migrations(),
+    applyMigrations: config.MIGRATE_ON_START === 'true',
+    logger,
+    setReady: (ready) => {
+      databaseReady = ready;
+    },
+  });
 
   const app = createApp({
     config: restConfig,
@@ -96,7 +101,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger, restCo
     bodyLimit: config.BODY_LIMIT,
     trustProxy: config.TRUSTED_PROXIES,
     publicBaseUrl: config.PUBLIC_BASE_URL,
-    isReady: () => !stopping && databaseReachable,
+    isReady: () => !stopping && databaseReady,
     bodyTimeoutMs: config.HTTP_REQUEST_TIMEOUT_MS,
     submissionLimits: { maxRecords: config.SUBMISSION_MAX_RECORDS, maxDepth: config.SUBMISSION_MAX_DEPTH },
   });
@@ -125,7 +130,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger, restCo
     server,
     async stop() {
       stopping = true;
-      clearInterval(probe);
+      database.stop();
       if (config.SHUTDOWN_DELAY_MS) await new Promise((resolve) => setTimeout(resolve, config.SHUTDOWN_DELAY_MS));
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();

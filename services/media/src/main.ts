@@ -1,9 +1,13 @@
 import { loadEnv } from '@rex/config';
+import { migrateCommand } from '@rex/db';
 import { createLogger } from '@rex/logger';
 import { loadRestConfigOrExit } from '@rex/rest-config';
 import { runService } from '@rex/telemetry';
 import { MediaEnv } from './config.ts';
 import { startMediaServer } from './server.ts';
+import { SCHEMA, migrations } from './db/migrations.ts';
+
+if (process.argv[2] === 'migrate') await migrateCommand('media', SCHEMA, migrations());
 
 const config = loadEnv(MediaEnv);
 const logger = createLogger('media', config.LOG_LEVEL);

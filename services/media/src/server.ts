@@ -52,6 +52,7 @@ export async function startMediaServer(config: MediaConfig, restConfig: RestConf
     pool,
     schema: SCHEMA,
     migrations: migrations(),
+    applyMigrations: config.MIGRATE_ON_START === 'true',
     logger,
     setReady: (isReady) => {
       ready = isReady;

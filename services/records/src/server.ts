@@ -63,6 +63,7 @@ export async function startRecordsServer(config: RecordsConfig, logger: Logger):
     pool,
     schema: SCHEMA,
     migrations: migrations(),
+    applyMigrations: config.MIGRATE_ON_START === 'true',
     logger,
     setReady: (isReady) => {
       ready = isReady;

@@ -43,6 +43,7 @@ export async function startReportsServer(config: ReportsConfig, logger: Logger) 
     readPool,
     schema: SCHEMA,
     migrations: migrations(),
+    applyMigrations: config.MIGRATE_ON_START === 'true',
     logger,
     setReady: (ready) => {
       if (!stopping) server.health.setStatus(SERVICE_NAME, ready ? 'SERVING' : 'NOT_SERVING');
