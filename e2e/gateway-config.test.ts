@@ -1,9 +1,13 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
+import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { exportJWK, importSPKI } from 'jose';
 import { DEMO } from '@rex/admin';
+import { freePort } from '@rex/db';
 import { startGateway, type ExtraGateway } from './support/gateway.ts';
 import { WEBSITE_PASSWORD, api, demoPublicKey, keyPair, sampleSubmission, setUpWorld, token, dbQuery } from './support/world.ts';
 
@@ -287,5 +291,50 @@ describe('the self-describing page and OpenAPI', () => {
     expect(response.text).toContain('USER_ID:&lt;user id&gt;:WEBSITE_ID:&lt;website id&gt;');
     expect(response.text).toMatch(/<a href="http:\/\/127\.0\.0\.1:\d+\/index\.php\/services\/rest\/samples\/123">/);
     expect(response.text).toContain('openapi.json');
+  });
+});
+
+describe('rate limits shared by gateway replicas', () => {
+  let redis: ChildProcess | undefined;
+  let redisPort: number;
+
+  async function startRedis(): Promise<void> {
+    redis = spawn('redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+    for (let i = 0; i < 100; i++) {
+      const up = await new Promise<boolean>((resolve) => {
+        const socket = connect(redisPort, '127.0.0.1', () => {
+          socket.end();
+          resolve(true);
+        });
+        socket.on('error', () => resolve(false));
+      });
+      if (up) return;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    throw new Error('redis-server did not start');
+  }
+
+  afterAll(() => {
+    redis?.kill('SIGKILL');
+  });
+
+  it('when two gateways count in one Redis, then the limit holds across both; when Redis goes, each still limits on its own and nothing fails', async () => {
+    redisPort = await freePort();
+    await startRedis();
+    const config = { authentication_methods: { jwtUser: { allow_http: true } }, rate_limit: { per_credential: { limit: 4, window_seconds: 60 } } };
+    const env = { RATE_LIMIT_REDIS_URL: `redis://127.0.0.1:${redisPort}` };
+    const [a, b] = [await gatewayWith(config, env), await gatewayWith(config, env)];
+    const bearer = await token();
+    const statuses = [];
+    for (let i = 0; i < 6; i++) statuses.push((await api('GET', `${(i % 2 ? b : a).services}/samples/${sampleId}`, { token: bearer })).status);
+    expect(statuses).toEqual([200, 200, 200, 200, 429, 429]);
+
+    redis?.kill('SIGKILL');
+    await once(redis!, 'exit');
+    // Another credential: each replica now counts its own share, so each lets 4 through and refuses the 5th.
+    const other = await token({ userId: 3 });
+    const fallback = [];
+    for (let i = 0; i < 5; i++) fallback.push((await api('GET', `${a.services}/surveys`, { token: other })).status);
+    expect(fallback).toEqual([200, 200, 200, 200, 429]);
   });
 });

@@ -7,7 +7,7 @@ import { authenticate, type Authenticator } from './auth/authenticate.ts';
 import type { Caller } from './auth/caller.ts';
 import { createCors } from './auth/cors.ts';
 import { HttpError, errorBody } from './http-error.ts';
-import { RateLimiter } from './rate-limit.ts';
+import { RateLimiter, type RateLimitStore } from './rate-limit.ts';
 import { submissionLimit, type SubmissionLimits } from './submission-limits.ts';
 import { MEDIA_ALIAS } from './routes/media.ts';
 import type { MethodName, RestConfig } from '@rex/rest-config';
@@ -25,6 +25,8 @@ export type AppOptions = {
   /** Adds what the services need beyond identity (the websites sharing with the caller's). */
   completeCaller?: (caller: Caller) => Promise<Caller>;
   routes: Route[];
+  /** Where rate-limit counters live (in process unless Redis is configured). */
+  rateLimitStore?: RateLimitStore;
   logger: Logger;
   bodyLimit: string;
   trustProxy: string;
@@ -136,8 +138,11 @@ function apiRouter(options: AppOptions): express.Router {
   const bodyWithin = bodyDeadline(options.bodyTimeoutMs);
   const jsonBody = [requireJson, express.json({ limit: options.bodyLimit, strict: false }), submissionLimit(options.submissionLimits)];
   const limits = options.config.rate_limit;
-  const perAddress = limits?.per_address ? new RateLimiter(limits.per_address).middleware((req) => req.ip) : undefined;
-  const perCredential = limits?.per_credential ? new RateLimiter(limits.per_credential).middleware((req) => req.caller?.credential) : undefined;
+  const store = options.rateLimitStore;
+  const perAddress = limits?.per_address ? new RateLimiter('address', limits.per_address, store).middleware((req) => req.ip) : undefined;
+  const perCredential = limits?.per_credential
+    ? new RateLimiter('credential', limits.per_credential, store).middleware((req) => req.caller?.credential)
+    : undefined;
 
   for (const route of options.routes) {
     const admitted = (req: Request, res: Response, next: NextFunction) => {

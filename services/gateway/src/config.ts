@@ -24,6 +24,11 @@ export const GatewayEnv = CommonEnv.extend({
   SUBMISSION_MAX_DEPTH: z.coerce.number().int().min(1).default(8).describe('levels child records may nest (a sample with a child sample with an occurrence with media is 4)'),
   BODY_LIMIT: z.string().default('1mb').describe('largest JSON body accepted'),
   TRUSTED_PROXIES: z.string().default('').describe('proxies whose X-Forwarded-* headers are believed (Express trust proxy syntax, e.g. the ingress CIDR); empty believes none'),
+  RATE_LIMIT_REDIS_URL: z
+    .string()
+    .url()
+    .optional()
+    .describe('Redis for the rate-limit counters, shared by every gateway replica; while it is down each replica counts on its own'),
   PUBLIC_BASE_URL: z.string().url().optional().describe('scheme and host clients use (e.g. https://records.example.org): every link and the HMAC-signed URL use it instead of the Host header'),
   AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).default(30_000).describe('how long website, key and role lookups are cached'),
   JWKS_CACHE_MS: z.coerce.number().int().min(1).default(600_000).describe("how long a JWKS URL's keys are used before they are fetched again (kept when a fetch fails)"),

@@ -28,6 +28,7 @@ import { createRecordsClient } from './clients/records.ts';
 import type { GatewayConfig } from './config.ts';
 import { SCHEMA, migrations } from './db/migrations.ts';
 import { loadRestConfig, type RestConfig } from '@rex/rest-config';
+import { redisStore } from './rate-limit.ts';
 
 /** Requests Node's HTTP parser refuses still get the API's JSON error, then the connection closes. */
 function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
@@ -71,8 +72,18 @@ export async function startGateway(config: GatewayConfig, logger: Logger, restCo
     },
   });
 
+  let redisWarned = false;
+  const rateLimitStore = config.RATE_LIMIT_REDIS_URL
+    ? redisStore(config.RATE_LIMIT_REDIS_URL, (error) => {
+        // Logged once per outage: the counters fall back to this process meanwhile.
+        if (!redisWarned) logger.warn({ err: error }, 'rate-limit Redis unreachable; counting in this process until it is back');
+        redisWarned = true;
+      })
+    : {};
+  rateLimitStore.redis?.on('ready', () => (redisWarned = false));
   const app = createApp({
     config: restConfig,
+    rateLimitStore,
     authenticators: {
       jwtUser: jwtUser(directory, restConfig.claim_namespace, config.AUTH_CACHE_TTL_MS),
       jwtClient: jwtClient(directory, restConfig.claim_namespace, config.AUTH_CACHE_TTL_MS),
@@ -137,6 +148,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger, restCo
       const timer = setTimeout(() => server.closeAllConnections(), config.SHUTDOWN_TIMEOUT_MS);
       await closed;
       clearTimeout(timer);
+      rateLimitStore.redis?.disconnect();
       records.close();
       search.close();
       reports.close();
