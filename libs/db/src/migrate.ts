@@ -59,7 +59,9 @@ export async function migrate(pool: pg.Pool, schema: string, migrations: Migrati
   const applied: string[] = [];
   try {
     await client.query('SELECT pg_advisory_lock(hashtext($1))', [`rex:migrate:${schema}`]);
-    await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+    // Only when missing: a role that owns its schema but may not create schemas (a least-privilege deployment) migrates too.
+    const { rowCount } = await client.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [schema]);
+    if (!rowCount) await client.query(`CREATE SCHEMA ${schema}`);
     await client.query(
       `CREATE TABLE IF NOT EXISTS ${schema}.schema_migrations (version text PRIMARY KEY, applied_on timestamptz NOT NULL DEFAULT now())`,
     );

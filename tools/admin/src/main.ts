@@ -1,10 +1,12 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createPool } from '@rex/db';
 import { COMMANDS, CommandError, prepare, type Command } from './commands.ts';
 import { openDatabase } from './database.ts';
 import { FixturesError, parseFixtures } from './fixtures.ts';
 import { ImportError, importFixtures } from './import.ts';
+import { LOGIN_ROLES, applyBootstrap, bootstrapSql } from './roles.ts';
 
 function usage(): string {
   const lines = Object.entries(COMMANDS).map(([name, command]) => {
@@ -23,6 +25,10 @@ commands:
       create or update websites, users and roles, surveys, taxa, attributes, clients and
       connections, locations and occurrence comments, keeping the ids given; all or nothing
 ${lines.join('\n')}
+  database roles [--apply] [--password-dir <dir>]
+      print (or, with --apply, apply) the SQL that creates one least-privilege role per service
+      (${LOGIN_ROLES.join(', ')}); --password-dir sets each role's password from the file
+      named after it; run it as the database owner before the first install
 
 The database is DATABASE_URL when set, else the running local suite's, else the embedded
 one under REX_DATA_DIR. Changes reach a running gateway within its AUTH_CACHE_TTL_MS.`;
@@ -59,6 +65,25 @@ async function runImport(args: string[]): Promise<void> {
   process.stdout.write(`imported ${summary} from ${values.file}\n`);
 }
 
+async function runDatabaseRoles(args: string[]): Promise<void> {
+  const { values } = parseArgs({ args, options: { apply: { type: 'boolean' }, 'password-dir': { type: 'string' } }, strict: true });
+  const passwords: Record<string, string> = {};
+  if (values['password-dir']) {
+    for (const role of LOGIN_ROLES) {
+      const file = join(values['password-dir'], role);
+      if (existsSync(file)) passwords[role] = readFileSync(file, 'utf8').trim();
+    }
+  }
+  if (!values.apply) {
+    // Passwords stay out of what is printed.
+    process.stdout.write(bootstrapSql());
+    return;
+  }
+  const roles = await withPool((pool) => applyBootstrap(pool, passwords));
+  const withPassword = roles.filter((role) => role in passwords);
+  process.stdout.write(`roles ready: ${roles.join(', ')}${withPassword.length ? ` (passwords set: ${withPassword.join(', ')})` : ''}\n`);
+}
+
 async function runCommand(name: string, command: Command, args: string[]): Promise<void> {
   const options = Object.fromEntries(
     Object.entries(command.options).map(([option, spec]) => [option, { type: spec.type === 'boolean' ? ('boolean' as const) : ('string' as const) }]),
@@ -87,7 +112,8 @@ async function runCommand(name: string, command: Command, args: string[]): Promi
 
 const [first, second, ...rest] = process.argv.slice(2);
 try {
-  if (first === 'import') await runImport([second, ...rest].filter((arg): arg is string => arg !== undefined));
+  if (first === 'database' && second === 'roles') await runDatabaseRoles(rest);
+  else if (first === 'import') await runImport([second, ...rest].filter((arg): arg is string => arg !== undefined));
   else if (!first || first === 'help' || first === '--help') process.stdout.write(`${usage()}\n`);
   else {
     const name = `${first} ${second ?? ''}`.trim();
