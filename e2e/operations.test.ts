@@ -35,6 +35,7 @@ describe('metrics', () => {
     expect(gateway).toMatch(/rex_build_info\{service="gateway",version="[^"]+",nodejs="v24[^"]*"\} 1/);
     const reports = await (await fetch(inject('reportsMetricsUrl'))).text();
     expect(reports).toMatch(/grpc_server_handled_total\{grpc_service="reports.v1.ReportsService",grpc_method="RunReport",grpc_code="OK"\} \d+/);
+    expect(reports).toMatch(/rex_db_pool_max\{pool="rex-reports-read"\} \d+/);
     expect(reports).toMatch(/rex_db_pool_waiting\{pool="rex-reports-read"\} \d+/);
     expect(reports).toMatch(/rex_db_pool_connections\{pool="rex-reports-read",state="idle"\} \d+/);
   });

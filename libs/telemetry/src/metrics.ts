@@ -5,11 +5,14 @@ import client from 'prom-client';
 export const registry = new client.Registry();
 client.collectDefaultMetrics({ register: registry });
 
+/** Seconds; up to the longest calls (uploads and report downloads run for minutes). */
+const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300];
+
 export const httpDuration = new client.Histogram({
   name: 'http_server_request_duration_seconds',
   help: 'HTTP requests served by the gateway, by route template',
   labelNames: ['method', 'route', 'status_code'] as const,
-  buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+  buckets: LATENCY_BUCKETS,
   registers: [],
 });
 
@@ -24,7 +27,7 @@ export const grpcDuration = new client.Histogram({
   name: 'grpc_server_handling_seconds',
   help: 'Time to handle a gRPC call',
   labelNames: ['grpc_service', 'grpc_method', 'grpc_code'] as const,
-  buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+  buckets: LATENCY_BUCKETS,
   registers: [],
 });
 
@@ -32,7 +35,7 @@ export const grpcClientDuration = new client.Histogram({
   name: 'grpc_client_handling_seconds',
   help: 'Time for a gRPC call made by this process to complete',
   labelNames: ['grpc_service', 'grpc_method', 'grpc_code'] as const,
-  buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+  buckets: LATENCY_BUCKETS,
   registers: [],
 });
 
@@ -43,7 +46,7 @@ export const httpInFlight = new client.Gauge({
   registers: [],
 });
 
-type PoolLike = { totalCount: number; idleCount: number; waitingCount: number };
+type PoolLike = { totalCount: number; idleCount: number; waitingCount: number; options: { max?: number } };
 const pools = new Map<string, PoolLike>();
 
 const poolConnections = new client.Gauge({
@@ -71,10 +74,22 @@ const poolWaiting = new client.Gauge({
   },
 });
 
+const poolMax = new client.Gauge({
+  name: 'rex_db_pool_max',
+  help: 'Most connections each pool may open (DB_POOL_MAX), for utilisation',
+  labelNames: ['pool'] as const,
+  registers: [],
+  collect() {
+    this.reset();
+    for (const [name, pool] of pools) this.set({ pool: name }, pool.options.max ?? 10);
+  },
+});
+
 /** Exposes a database pool's use and saturation, labelled with `name` (one per pool of a process). */
 export function watchPool(name: string, pool: PoolLike): void {
   use(poolConnections);
   use(poolWaiting);
+  use(poolMax);
   pools.set(name, pool);
 }
 
