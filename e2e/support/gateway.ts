@@ -65,7 +65,8 @@ export async function startGateway(
   for (let i = 0; i < 300; i++) {
     if (child.exitCode !== null) throw new Error(`gateway exited with code ${child.exitCode}`);
     const mediaReady = !media || (await grpcServing(`127.0.0.1:${mediaPort}`, 'media.v1.MediaService'));
-    if (mediaReady && (await fetch(`${url}/readyz`).catch(() => undefined))?.ok) {
+    const searchReady = !search || (await grpcServing(`127.0.0.1:${searchPort}`, 'search.v1.SearchService'));
+    if (mediaReady && searchReady && (await fetch(`${url}/readyz`).catch(() => undefined))?.ok) {
       const stop = () => {
         child.kill('SIGTERM');
         search?.kill('SIGTERM');
