@@ -137,9 +137,13 @@ describe('SIGTERM', () => {
     const silentUrl = new URL(databaseUrl);
     silentUrl.port = String((silent.address() as { port: number }).port);
     try {
-      const child = spawnService('reports', { DATABASE_URL: silentUrl.toString(), GRPC_HOST: '127.0.0.1', GRPC_PORT: '0' });
+      const metricsPort = await freePort();
+      const child = spawnService('reports', { DATABASE_URL: silentUrl.toString(), GRPC_HOST: '127.0.0.1', GRPC_PORT: '0', METRICS_PORT: String(metricsPort) });
       children.push(child);
-      await sleep(1_500);
+      // /metrics answers as soon as the process runs its service; start-up then waits on the database (5 s connect timeout).
+      let up = false;
+      for (let i = 0; i < 200 && !(up = (await fetch(`http://127.0.0.1:${metricsPort}/metrics`).catch(() => undefined))?.ok ?? false); i++) await sleep(25);
+      expect(up).toBe(true);
       expect(child.exitCode).toBeNull();
       const sent = Date.now();
       child.kill('SIGTERM');
