@@ -7,13 +7,16 @@
 # no-new-privileges, one INTERNAL_AUTH_SECRET and a REST configuration file
 # mounted read-only. Through the gateway (published on 127.0.0.1): a sample is
 # written and read back, a report finds it, a file is uploaded and attached to a
-# sample. Every service must then stop on SIGTERM with exit code 0 within the
-# stop timeout. Everything it creates is removed at the end.
+# sample. Every service must then stop on `podman stop` (SIGTERM) with exit
+# code 0 within the stop timeout; one that does not is asked for a Node.js
+# diagnostic report first. Everything it creates is removed at the end.
 #
 # Prints PASS/FAIL per step; exits 1 when a step fails.
 # Settings: REX_IMAGE_TAG (default latest), STOP_TIMEOUT (seconds, default 20),
-# KEEP=1 leaves the containers running for a look (remove them with
-# `podman rm -f $(podman ps -aq --filter label=rex-smoke=<id>)`).
+# REX_IMAGES_CACHE (as scripts/images.sh), KEEP=1 keeps the stopped containers
+# (their logs), the network and the volume for a look; remove them with
+# `podman rm -f $(podman ps -aq --filter label=rex-smoke=<id>)`,
+# `podman network rm <id>` and `podman volume rm <id>-media`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -44,7 +47,7 @@ export CONTAINERS_CONF=$CACHE/containers.conf
 cleanup() {
   local status=$?
   if [ "${KEEP:-}" = 1 ]; then
-    say "KEEP=1: containers of $ID left running; gateway at ${GATEWAY:-?}"
+    say "KEEP=1: the containers, network and volume of $ID are kept"
   else
     podman rm -f -t 0 $(podman ps -aq --filter "label=rex-smoke=$ID") >/dev/null 2>&1 || true
     podman network rm -f "$NET" >/dev/null 2>&1 || true

@@ -14,4 +14,4 @@ const logger = createLogger('gateway', config.LOG_LEVEL);
 
 const restConfig = loadRestConfigOrExit(config.REX_CONFIG);
 
-await runService({ name: 'gateway', logger, metricsPort: config.METRICS_PORT, metricsHost: config.METRICS_HOST, start: () => startGateway(config, logger, restConfig) });
+await runService({ name: 'gateway', logger, metricsPort: config.METRICS_PORT, metricsHost: config.METRICS_HOST, stopWithinMs: config.SHUTDOWN_DELAY_MS + config.SHUTDOWN_TIMEOUT_MS, start: () => startGateway(config, logger, restConfig) });

@@ -14,4 +14,4 @@ const logger = createLogger('media', config.LOG_LEVEL);
 
 const restConfig = loadRestConfigOrExit(config.REX_CONFIG);
 
-await runService({ name: 'media', logger, metricsPort: config.METRICS_PORT, metricsHost: config.METRICS_HOST, start: () => startMediaServer(config, restConfig, logger) });
+await runService({ name: 'media', logger, metricsPort: config.METRICS_PORT, metricsHost: config.METRICS_HOST, stopWithinMs: config.SHUTDOWN_DELAY_MS + config.SHUTDOWN_TIMEOUT_MS, start: () => startMediaServer(config, restConfig, logger) });

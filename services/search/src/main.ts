@@ -10,4 +10,4 @@ const logger = createLogger('search', config.LOG_LEVEL);
 
 const restConfig = loadRestConfigOrExit(config.REX_CONFIG);
 
-await runService({ name: 'search', logger, metricsPort: config.METRICS_PORT, metricsHost: config.METRICS_HOST, start: () => startSearchServer(config, restConfig, logger) });
+await runService({ name: 'search', logger, metricsPort: config.METRICS_PORT, metricsHost: config.METRICS_HOST, stopWithinMs: config.SHUTDOWN_DELAY_MS + config.SHUTDOWN_TIMEOUT_MS, start: () => startSearchServer(config, restConfig, logger) });
