@@ -10,15 +10,14 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createDatabase, dropDatabase, freePort } from '@rex/db';
+import { freePort } from '@rex/db';
 import { seedDemo } from '@rex/admin';
 import { grpcServing } from '../scripts/suite.ts';
 import { spawnService, startGateway, type ExtraGateway } from './support/gateway.ts';
-import { api, eventually, sampleSubmission, token } from './support/world.ts';
+import { api, eventually, freshDatabase, sampleSubmission, token } from './support/world.ts';
 
-const databaseName = `rex_roles_${Date.now()}`;
 const children: ChildProcess[] = [];
-let serverUrl: string;
+let database: Awaited<ReturnType<typeof freshDatabase>> | undefined;
 let ownerUrl: string;
 let gateway: ExtraGateway | undefined;
 
@@ -62,19 +61,15 @@ async function grpcService(name: 'records' | 'reports', env: Record<string, stri
 }
 
 beforeAll(async () => {
-  const url = new URL(inject('databaseUrl'));
-  url.pathname = '/postgres';
-  serverUrl = url.toString();
-  await createDatabase(serverUrl, databaseName);
-  url.pathname = `/${databaseName}`;
-  ownerUrl = url.toString();
+  database = await freshDatabase('rex_roles');
+  ownerUrl = database.url;
 }, 30_000);
 
 afterAll(async () => {
   gateway?.stop();
   for (const child of children) child.kill('SIGKILL');
   await new Promise((resolve) => setTimeout(resolve, 300));
-  await dropDatabase(serverUrl, databaseName).catch(() => undefined);
+  await database?.drop();
 });
 
 describe('one database role per service', () => {

@@ -6,27 +6,23 @@ import { once } from 'node:events';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createDatabase, dropDatabase, freePort } from '@rex/db';
+import { freePort } from '@rex/db';
 import { grpcServing } from '../scripts/suite.ts';
 import { spawnService } from './support/gateway.ts';
+import { freshDatabase } from './support/world.ts';
 
-const databaseName = `rex_lifecycle_${Date.now()}`;
-let serverUrl: string;
+let database: Awaited<ReturnType<typeof freshDatabase>> | undefined;
 let databaseUrl: string;
 const children: ChildProcess[] = [];
 
 beforeAll(async () => {
-  const url = new URL(inject('databaseUrl'));
-  url.pathname = '/postgres';
-  serverUrl = url.toString();
-  await createDatabase(serverUrl, databaseName);
-  url.pathname = `/${databaseName}`;
-  databaseUrl = url.toString();
+  database = await freshDatabase('rex_lifecycle');
+  databaseUrl = database.url;
 });
 
 afterAll(async () => {
   for (const child of children) child.kill('SIGKILL');
-  await dropDatabase(serverUrl, databaseName).catch(() => undefined);
+  await database?.drop();
 });
 
 /** `node src/main.ts migrate` of a service: its exit code and what it said. */

@@ -5,8 +5,15 @@ import { createPublicKey, generateKeyPairSync } from 'node:crypto';
 import { inject } from 'vitest';
 import { SignJWT, importPKCS8, type JWTPayload } from 'jose';
 import pg from 'pg';
-import { createPool } from '@rex/db';
+import { createDatabase, createPool, databaseUrl, dropDatabase } from '@rex/db';
 import { DEMO, importFixtures, parseFixtures } from '@rex/admin';
+
+/** An empty database of its own on the suite's server, for a test that starts services on one. */
+export async function freshDatabase(prefix: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const server = databaseUrl(inject('databaseUrl'), 'postgres');
+  const name = `${prefix}_${Date.now()}`;
+  return { url: await createDatabase(server, name), drop: () => dropDatabase(server, name).catch(() => undefined) };
+}
 
 export const services = (): string => `${inject('gatewayUrl')}/index.php/services/rest`;
 
