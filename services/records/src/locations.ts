@@ -12,6 +12,7 @@ import { planMedium } from './domain/media.ts';
 import type { MediaClaims } from './media-claims.ts';
 import { writeOutbox, type IdempotentSubmission } from './db/samples-repo.ts';
 import { onceForKey } from './idempotency.ts';
+import { withUniqueExternalKeys, type KeyUse } from './external-keys.ts';
 import { updateRow } from './db/sql.ts';
 import {
   NOT_A_USER,
@@ -21,12 +22,14 @@ import {
   checkOwner,
   checkStoredValues,
   checkVersion,
+  planChildMedia,
   requestHash,
   saveAttributeChanges,
   addMedia,
   savedMedia,
   stamp,
   toTree,
+  updateStoredMedia,
   type Caller,
   type RecordRead,
 } from './samples.ts';
@@ -85,7 +88,8 @@ export function createLocations(db: Pool, reference: ReferenceData, claims: Medi
         await checkParent(changes.columns.parent_id, who, undefined, errors);
         const media = tree.media.map((medium) => planMedium('location', medium.values, true, errors));
         if (Object.keys(errors).length) throw invalid(errors);
-        return claims.withClaim(auth, media, async ({ claimId, columnsOf }) => {
+        const uses: KeyUse[] = [{ entity: 'location', key: text(tree.values, 'external_key'), errorKey: 'location:external_key' }];
+        return withUniqueExternalKeys(db, who.websiteId, uses, () => claims.withClaim(auth, media, async ({ claimId, columnsOf }) => {
           const result = await insertNewRecords(
             { pool: db },
             { samples: [], occurrences: [], parent: null, locations: [{ columns: changes.columns, attributes: changes.attributes, media: media.map((medium) => ({ columns: columnsOf(medium) })) }], claimId },
@@ -94,7 +98,7 @@ export function createLocations(db: Pool, reference: ReferenceData, claims: Medi
           );
           const id = result.locations[0];
           return { entity: 'location', values: stamp(id, result.stamp), media: savedMedia('location', result.locationMedia[id], result.stamp), version: result.version };
-        });
+        }));
       });
     },
 
@@ -123,10 +127,11 @@ export function createLocations(db: Pool, reference: ReferenceData, claims: Medi
       const givenId = text(tree.values, 'id');
       if (givenId !== undefined && givenId !== id) throw invalid({ 'location:id': 'Provided id does not match URI' });
       const attributes = await reference.locationAttributes(who.websiteId);
+      const uses: KeyUse[] = [{ entity: 'location', key: text(tree.values, 'external_key'), recordId: id, errorKey: 'location:external_key' }];
       const mediaErrors: Errors = {};
-      const media = tree.media.map((medium) => planMedium('location', medium.values, true, mediaErrors));
+      const planned = tree.media.filter((medium) => text(medium.values, 'id') === undefined).map((medium) => planMedium('location', medium.values, true, mediaErrors));
       if (Object.keys(mediaErrors).length) throw invalid(mediaErrors);
-      return claims.withClaim(auth, media, ({ claimId, columnsOf }) => withTransaction(db, async (client) => {
+      return withUniqueExternalKeys(db, who.websiteId, uses, () => claims.withClaim(auth, planned, ({ claimId, columnsOf }) => withTransaction(db, async (client) => {
         const stored = await findLocation(client, id, true);
         checkOwner(stored, who, 'PUT');
         checkVersion(stored!.version, ifMatch);
@@ -134,13 +139,14 @@ export function createLocations(db: Pool, reference: ReferenceData, claims: Medi
         const changes = planLocation(tree.values, stored, attributes, errors);
         await checkParent(changes.columns.parent_id, who, id, errors);
         await checkStoredValues(client, 'location', id, changes.updatedAttributeValues, errors);
+        const { storedMedia, newMedia } = await planChildMedia(client, 'location', id, tree.media, errors);
         if (Object.keys(errors).length) throw invalid(errors);
         const row = await updateRow(client, 'records.locations', id, { ...changes.columns, updated_by_id: who.userId });
         await saveAttributeChanges(client, 'location', id, changes);
         await writeOutbox(client, [{ entity: 'location', entityId: id, operation: 'update', websiteId: who.websiteId, surveyId: null, userId: who.userId }]);
-        const added = await addMedia(client, 'location', id, null, media.map(columnsOf), claimId, who);
-        return { entity: 'location', values: stamp(row.id, row.created_on, row.updated_on), version: row.version, media: added };
-      }));
+        const media = [...(await updateStoredMedia(client, who, 'location', null, storedMedia)), ...(await addMedia(client, 'location', id, null, newMedia.map(columnsOf), claimId, who))];
+        return { entity: 'location', values: stamp(row.id, row.created_on, row.updated_on), version: row.version, media };
+      })));
     },
 
     async remove(auth: AuthContext__Output | null, id: string, ifMatch: string[] = []): Promise<void> {

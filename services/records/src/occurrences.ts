@@ -1,5 +1,5 @@
 import { withTransaction, type Pool } from '@rex/db';
-import { DomainError, badRequest, conflict, forbidden, invalid, notFound } from '@rex/grpc';
+import { DomainError, badRequest, conflict, forbidden, invalid } from '@rex/grpc';
 import type { AuthContext__Output, SavedRecord, Submission__Output } from '@rex/protos';
 import { planOccurrence } from './domain/occurrences.ts';
 import { readFilters, type Errors } from './domain/fields.ts';
@@ -20,7 +20,7 @@ import {
 import type { ReferenceData } from './db/reference-repo.ts';
 import { writeOutbox, type IdempotentSubmission } from './db/samples-repo.ts';
 import { onceForKey } from './idempotency.ts';
-import { updateRow } from './db/sql.ts';
+import { withUniqueExternalKeys, type KeyUse } from './external-keys.ts';
 import {
   NOT_A_USER,
   attributeDetailsForResponse,
@@ -29,10 +29,12 @@ import {
   checkOwner,
   checkStoredValues,
   checkVersion,
+  planChildMedia,
   requestHash,
-  saveAttributeChanges,
   addMedia,
   savedOccurrence,
+  updateStoredMedia,
+  updateStoredOccurrence,
   stamp,
   toTree,
   type Tree,
@@ -101,7 +103,12 @@ export function createOccurrences(db: Pool, reference: ReferenceData, claims: Me
         for (const [field, message] of Object.entries(found)) errors[numbered ? `${index}/${field}` : field] = message;
       }
       if (Object.keys(errors).length) throw invalid(errors);
-      return claims.withClaim(auth, plans.flatMap((plan) => plan.media), async ({ claimId, columnsOf }) => {
+      const uses = submissions.map((submission, index): KeyUse => ({
+        entity: 'occurrence',
+        key: text(toTree(submission).values, 'external_key'),
+        errorKey: `${numbered ? `${index}/` : ''}occurrence:external_key`,
+      }));
+      return withUniqueExternalKeys(db, who.websiteId, uses, () => claims.withClaim(auth, plans.flatMap((plan) => plan.media), async ({ claimId, columnsOf }) => {
         const result = await insertNewRecords(
           { pool: db },
           {
@@ -119,7 +126,7 @@ export function createOccurrences(db: Pool, reference: ReferenceData, claims: Me
           idempotencyKey ? { key: idempotencyKey, requestHash: hash } : undefined,
         );
         return result.occurrences.map((id) => ({ ...savedOccurrence(id, result.occurrenceMedia, result.stamp), version: result.version }));
-      });
+      }));
     });
   }
 
@@ -160,10 +167,12 @@ export function createOccurrences(db: Pool, reference: ReferenceData, claims: Me
       const tree = toTree(submission);
       const givenId = text(tree.values, 'id');
       if (givenId !== undefined && givenId !== id) throw invalid({ 'occurrence:id': 'Provided id does not match URI' });
+      const uses: KeyUse[] = [{ entity: 'occurrence', key: text(tree.values, 'external_key'), recordId: id, errorKey: 'occurrence:external_key' }];
+      const claimed = tree.media.filter((medium) => text(medium.values, 'id') === undefined);
       const mediaErrors: Errors = {};
-      const media = tree.media.map((medium) => planMedium('occurrence', medium.values, true, mediaErrors));
+      const planned = claimed.map((medium) => planMedium('occurrence', medium.values, true, mediaErrors));
       if (Object.keys(mediaErrors).length) throw invalid(mediaErrors);
-      return claims.withClaim(auth, media, ({ claimId, columnsOf }) => withTransaction(db, async (client) => {
+      return withUniqueExternalKeys(db, who.websiteId, uses, () => claims.withClaim(auth, planned, ({ claimId, columnsOf }) => withTransaction(db, async (client) => {
         const locked = await lockOccurrence(client, id);
         checkOwner(locked, who, 'PUT');
         checkVersion(locked!.version, ifMatch);
@@ -175,13 +184,15 @@ export function createOccurrences(db: Pool, reference: ReferenceData, claims: Me
         const errors: Errors = {};
         const changes = planOccurrence(tree.values, taxa, await attributesOf(who.websiteId, locked!.survey_id), false, errors);
         await checkStoredValues(client, 'occurrence', id, changes.updatedAttributeValues, errors);
+        const { storedMedia, newMedia } = await planChildMedia(client, 'occurrence', id, tree.media, errors);
         if (Object.keys(errors).length) throw invalid(errors);
-        const row = await updateRow(client, 'records.occurrences', id, { ...changes.columns, updated_by_id: who.userId });
-        await saveAttributeChanges(client, 'occurrence', id, changes);
-        await writeOutbox(client, [{ entity: 'occurrence', entityId: id, operation: 'update', websiteId: who.websiteId, surveyId: locked!.survey_id, userId: who.userId }]);
-        const added = await addMedia(client, 'occurrence', id, locked!.survey_id, media.map(columnsOf), claimId, who);
-        return { entity: 'occurrence', values: stamp(row.id, row.created_on, row.updated_on), version: row.version, media: added };
-      }));
+        const row = await updateStoredOccurrence(client, who, id, locked!.survey_id, changes);
+        const media = [
+          ...(await updateStoredMedia(client, who, 'occurrence', locked!.survey_id, storedMedia)),
+          ...(await addMedia(client, 'occurrence', id, locked!.survey_id, newMedia.map(columnsOf), claimId, who)),
+        ];
+        return { entity: 'occurrence', values: stamp(row.id, row.created_on, row.updated_on), version: row.version, media };
+      })));
     },
 
     async remove(auth: AuthContext__Output | null, id: string, ifMatch: string[] = []): Promise<void> {

@@ -3,16 +3,15 @@ import { withTransaction, type Pool, type PoolClient } from '@rex/db';
 import { badRequest, conflict, forbidden, invalid, notFound, preconditionFailed } from '@rex/grpc';
 import type { AuthContext__Output, FieldValue, SavedRecord, Submission__Output } from '@rex/protos';
 import { ATTRIBUTE_PREFIX, type AttributeValue, type AttributeValueUpdate, type RecordEntity } from './domain/attributes.ts';
-import { addErrors, readFilters, type Errors } from './domain/fields.ts';
+import { addErrors, readFilters, type Column, type Errors } from './domain/fields.ts';
 import { planOccurrence, taxonIds, type OccurrenceChanges } from './domain/occurrences.ts';
-import { displayDate, inheritFromParent, planNewSample, planSampleUpdate, type SampleChanges, type SurveyReference } from './domain/samples.ts';
+import { displayDate, inheritFromParent, planNewSample, planSampleUpdate, type SampleChanges, type StoredSample, type SurveyReference } from './domain/samples.ts';
 import { fromFieldValues, parseInteger, text, toFieldValues, type AttributeDetails, type Value, type Values } from './domain/values.ts';
 import type { ReferenceData } from './db/reference-repo.ts';
 import {
   deleteSampleTree,
   findSample,
   listSamples,
-  sampleWithExternalKey,
   type IdempotentSubmission,
   liveAttributeValues,
   lockSample,
@@ -23,9 +22,11 @@ import {
   writeOutbox,
   type StoredAttributeValue,
 } from './db/samples-repo.ts';
-import { isUniqueViolation, updateRow } from './db/sql.ts';
+import { updateRow } from './db/sql.ts';
 import { insertNewRecords, type NewOccurrence, type NewSample, type SavedSample, type Writer } from './db/new-records.ts';
-import { deleteMediaOf } from './db/media-repo.ts';
+import { deleteMediaOf, findMedium } from './db/media-repo.ts';
+import { lockOccurrence } from './db/occurrences-repo.ts';
+import { withUniqueExternalKeys, type KeyUse } from './external-keys.ts';
 import { invisibleLocations } from './db/locations-repo.ts';
 import { MEDIA, planMedium, type MediaKind, type MediumPlan } from './domain/media.ts';
 import type { MediaClaims } from './media-claims.ts';
@@ -258,11 +259,87 @@ export async function saveAttributeChanges(
 
 export const requestHash = (submission: Submission__Output | Submission__Output[] | null) => createHash('sha256').update(JSON.stringify(submission ?? {})).digest('hex');
 
-/** The unique external key of samples, refused as a conflict that names the sample holding it. */
-async function duplicateExternalKey(db: Pool | PoolClient, websiteId: string, externalKey: unknown, exceptId?: string): Promise<void> {
-  if (typeof externalKey !== 'string' || !externalKey) return;
-  const holder = await sampleWithExternalKey(db, websiteId, externalKey, exceptId);
-  if (holder) throw conflict('Duplicate external_key would be created', { duplicate_of_id: holder, duplicate_of_path: `samples/${holder}` });
+/** The external keys a sample tree gives: `recordId` is the stored sample a PUT changes; children with an id are stored ones. */
+export function keyUsesOf(tree: Tree, recordId: string | undefined, prefix: string): KeyUse[] {
+  return [
+    { entity: 'sample', key: text(tree.values, 'external_key'), recordId, errorKey: `${prefix}sample:external_key` },
+    ...tree.occurrences.map((occurrence): KeyUse => ({
+      entity: 'occurrence',
+      key: text(occurrence.values, 'external_key'),
+      recordId: recordId === undefined ? undefined : text(occurrence.values, 'id'),
+      errorKey: `${prefix}occurrence:external_key`,
+    })),
+    ...tree.samples.flatMap((child) => keyUsesOf(child, recordId === undefined ? undefined : text(child.values, 'id'), prefix)),
+  ];
+}
+
+/** A stored child a PUT changes: a medium named by id. */
+type StoredMediumPlan = { id: string; columns: Column };
+
+/** A stored occurrence a PUT changes, with its media: those named by id are changed, the others added. */
+type StoredOccurrencePlan = { id: string; changes: OccurrenceChanges; storedMedia: StoredMediumPlan[]; newMedia: MediumPlan[] };
+
+/** A stored sample a PUT changes; each child is stored (named by id) or fresh, in the submission's order. */
+type StoredSamplePlan = {
+  id: string;
+  surveyId: string;
+  changes: SampleChanges;
+  occurrences: { stored?: StoredOccurrencePlan; fresh?: OccurrencePlan }[];
+  samples: { stored?: StoredSamplePlan; fresh?: SamplePlan }[];
+  storedMedia: StoredMediumPlan[];
+  newMedia: MediumPlan[];
+};
+
+/** The new media of a PUT's tree (those without an id), everywhere in it: what the write claims. */
+export function newMediaOf(tree: Tree): MediumPlan[] {
+  const fresh = (media: Tree[]) => media.filter((medium) => text(medium.values, 'id') === undefined);
+  return [
+    ...planMedia('sample', fresh(tree.media), {}),
+    ...tree.occurrences.flatMap((occurrence) => planMedia('occurrence', fresh(occurrence.media), {})),
+    ...tree.samples.flatMap((child) => (text(child.values, 'id') === undefined ? treeMedia(child) : newMediaOf(child))),
+  ];
+}
+
+/** A record's media in a PUT: those named by id must be its own (locked, then changed); the others are new. */
+export async function planChildMedia(client: PoolClient, kind: MediaKind, parentId: string, media: Tree[], errors: Errors): Promise<{ storedMedia: StoredMediumPlan[]; newMedia: MediumPlan[] }> {
+  const { entity, parentColumn } = MEDIA[kind];
+  const storedMedia: StoredMediumPlan[] = [];
+  const newMedia: MediumPlan[] = [];
+  for (const medium of media) {
+    const id = text(medium.values, 'id');
+    if (id === undefined) {
+      newMedia.push(planMedium(kind, medium.values, true, errors));
+      continue;
+    }
+    const stored = /^[1-9]\d{0,17}$/.test(id) ? await findMedium(client, kind, id, true) : undefined;
+    if (!stored || stored.deleted === 't' || String(stored[parentColumn]) !== parentId) {
+      errors[`${entity}:id`] ??= `The medium ${id} is not a medium of ${kind} ${parentId}.`;
+      continue;
+    }
+    if (parentColumn in medium.values && text(medium.values, parentColumn) !== parentId) errors[`${entity}:${parentColumn}`] = 'A medium cannot move to another record.';
+    const { id: _ignored, ...values } = medium.values;
+    storedMedia.push({ id, columns: planMedium(kind, values, false, errors).columns });
+  }
+  return { storedMedia, newMedia };
+}
+
+/** Writes the change of a stored occurrence (its row, attribute values and outbox event). */
+export async function updateStoredOccurrence(client: PoolClient, who: Caller, id: string, surveyId: string, changes: OccurrenceChanges) {
+  const row = await updateRow(client, 'records.occurrences', id, { ...changes.columns, updated_by_id: who.userId });
+  await saveAttributeChanges(client, 'occurrence', id, changes);
+  await writeOutbox(client, [{ entity: 'occurrence', entityId: id, operation: 'update', websiteId: who.websiteId, surveyId, userId: who.userId }]);
+  return row;
+}
+
+/** Writes the changes of stored media, as children of the answer. */
+export async function updateStoredMedia(client: PoolClient, who: Caller, kind: MediaKind, surveyId: string | null, media: StoredMediumPlan[]): Promise<SavedRecord[]> {
+  const saved: SavedRecord[] = [];
+  for (const medium of media) {
+    const row = await updateRow(client, MEDIA[kind].table, medium.id, { ...medium.columns, updated_by_id: who.userId });
+    await writeOutbox(client, [{ entity: MEDIA[kind].entity, entityId: medium.id, operation: 'update', websiteId: who.websiteId, surveyId, userId: who.userId }]);
+    saved.push({ entity: MEDIA[kind].entity, values: stamp(row.id, row.created_on, row.updated_on) });
+  }
+  return saved;
 }
 
 
@@ -305,18 +382,11 @@ export function createSamples(db: Pool, reference: ReferenceData, claims: MediaC
         keyed(index, found);
         return plan;
       });
-      const givenKeys = plans.map((plan) => plan.changes.columns.external_key);
-      const externalKeys = givenKeys.filter((key): key is string => typeof key === 'string' && key !== '');
-      givenKeys.forEach((key, index) => {
-        if (typeof key === 'string' && key !== '' && givenKeys.indexOf(key) !== index) {
-          keyed(index, { 'sample:external_key': `The external key ${key} is given to more than one sample.` });
-        }
-      });
       for (const [index, plan] of plans.entries()) await checkLocations(db, plannedLocations(plan), who, (found) => keyed(index, found));
       if (Object.keys(errors).length) throw invalid(errors);
-      for (const key of externalKeys) await duplicateExternalKey(db, who.websiteId, key);
-      try {
-        return await claims.withClaim(auth, trees.flatMap((tree) => treeMedia(tree)), async ({ claimId, columnsOf }) => {
+      const uses = trees.flatMap((tree, index) => keyUsesOf(tree, undefined, numbered ? `${index}/` : ''));
+      return withUniqueExternalKeys(db, who.websiteId, uses, () =>
+        claims.withClaim(auth, trees.flatMap((tree) => treeMedia(tree)), async ({ claimId, columnsOf }) => {
           const result = await insertNewRecords(
             { pool: db },
             { samples: plans.map((plan) => toNewSample(plan, columnsOf)), occurrences: [], parent: null, claimId },
@@ -324,12 +394,121 @@ export function createSamples(db: Pool, reference: ReferenceData, claims: MediaC
             idempotencyKey ? { key: idempotencyKey, requestHash: hash } : undefined,
           );
           return result.samples.map((sample) => savedSample(sample, result.stamp, result.version));
-        });
-      } catch (error) {
-        if (isUniqueViolation(error, 'samples_external_key')) for (const key of externalKeys) await duplicateExternalKey(db, who.websiteId, key);
-        throw error;
-      }
+        }),
+      );
     });
+  }
+
+
+  /** Surveys not loaded yet (those of stored child samples). */
+  async function withSurveys(websiteId: string, surveys: Map<string, SurveyReference>, ids: string[]): Promise<Map<string, SurveyReference>> {
+    const missing = ids.filter((surveyId) => !surveys.has(surveyId));
+    if (!missing.length) return surveys;
+    return new Map([...surveys, ...(await reference.surveys(websiteId, missing))]);
+  }
+
+  /** Checks an update of a stored sample and of every child its submission names, locking them; problems go to `errors`. */
+  async function planStoredSample(
+    client: PoolClient,
+    who: Caller,
+    tree: Tree,
+    locked: StoredSample & { id: string },
+    known: Map<string, SurveyReference>,
+    taxa: Set<string>,
+    errors: Errors,
+  ): Promise<StoredSamplePlan> {
+    const id = String(locked.id);
+    const surveys = await withSurveys(who.websiteId, known, [String(locked.survey_id)]);
+    const changes = planSampleUpdate(tree.values, locked, surveys, errors);
+    const survey = changes.survey;
+    const surveyId = String(changes.columns.survey_id ?? locked.survey_id);
+    const parentValues = { ...tree.values, survey_id: surveyId };
+    await checkStoredValues(client, 'sample', id, changes.updatedAttributeValues, errors);
+    const occurrences: StoredSamplePlan['occurrences'] = [];
+    for (const occurrence of tree.occurrences) {
+      const childId = text(occurrence.values, 'id');
+      if (childId === undefined) {
+        occurrences.push({ fresh: { changes: planOccurrence(occurrence.values, taxa, survey?.attributes.occurrence ?? new Map(), true, errors), media: planMedia('occurrence', occurrence.media, errors) } });
+        continue;
+      }
+      const stored = /^[1-9]\d{0,17}$/.test(childId) ? await lockOccurrence(client, childId) : undefined;
+      if (!stored || stored.deleted || stored.sample_id !== id) {
+        errors['occurrence:id'] ??= `The occurrence ${childId} is not an occurrence of sample ${id}.`;
+        continue;
+      }
+      if ('sample_id' in occurrence.values && text(occurrence.values, 'sample_id') !== id) errors['occurrence:sample_id'] = 'An occurrence cannot move to another sample.';
+      const occurrenceChanges = planOccurrence(occurrence.values, taxa, survey?.attributes.occurrence ?? new Map(), false, errors);
+      await checkStoredValues(client, 'occurrence', childId, occurrenceChanges.updatedAttributeValues, errors);
+      const media = await planChildMedia(client, 'occurrence', childId, occurrence.media, errors);
+      occurrences.push({ stored: { id: childId, changes: occurrenceChanges, ...media } });
+    }
+    const media = await planChildMedia(client, 'sample', id, tree.media, errors);
+    const samples: StoredSamplePlan['samples'] = [];
+    for (const child of tree.samples) {
+      const childId = text(child.values, 'id');
+      if (childId === undefined) {
+        samples.push({ fresh: planNewTree(child, parentValues, surveys, taxa, errors) });
+        continue;
+      }
+      const stored = /^[1-9]\d{0,17}$/.test(childId) ? await lockSample(client, childId) : undefined;
+      if (!stored || stored.deleted || String(stored.parent_id) !== id) {
+        errors['sample:id'] ??= `The sample ${childId} is not a child sample of sample ${id}.`;
+        continue;
+      }
+      samples.push({ stored: await planStoredSample(client, who, child, stored, surveys, taxa, errors) });
+    }
+    const named = [changes.columns.location_id, ...samples.flatMap((child) => (child.fresh ? plannedLocations(child.fresh) : []))]
+      .filter((location) => location !== undefined && location !== null)
+      .map(String);
+    await checkLocations(client, named, who, (found) => addErrors(errors, found));
+    return { id, surveyId, changes, occurrences, samples, ...media };
+  }
+
+  /** Writes a planned update of a stored sample and its children; the answer lists the children in the submission's order. */
+  async function saveStoredSample(client: PoolClient, who: Caller, plan: StoredSamplePlan, columnsOf: ColumnsOf, claimId: string | undefined): Promise<SavedRecord> {
+    const { id, surveyId, changes } = plan;
+    const row = await updateRow(client, 'records.samples', id, { ...changes.columns, updated_by_id: who.userId });
+    await saveAttributeChanges(client, 'sample', id, changes);
+    await writeOutbox(client, [{ entity: 'sample', entityId: id, operation: 'update', websiteId: who.websiteId, surveyId, userId: who.userId }]);
+    const freshOccurrences = plan.occurrences.flatMap((child) => (child.fresh ? [child.fresh] : []));
+    const freshSamples = plan.samples.flatMap((child) => (child.fresh ? [child.fresh] : []));
+    const created = await insertNewRecords(
+      { transaction: client },
+      {
+        samples: freshSamples.map((child) => toNewSample(child, columnsOf)),
+        occurrences: freshOccurrences.map((occurrence) => toNewOccurrence(occurrence, columnsOf)),
+        parent: { sampleId: id, surveyId },
+        media: plan.newMedia.map((medium) => ({ kind: 'sample' as const, parentId: id, surveyId, columns: columnsOf(medium) })),
+        claimId,
+      },
+      writer(who),
+    );
+    const newOccurrenceIds = created.occurrences.values();
+    const newSamples = created.samples.values();
+    const occurrences: SavedRecord[] = [];
+    for (const child of plan.occurrences) {
+      if (child.fresh) {
+        occurrences.push(savedOccurrence(newOccurrenceIds.next().value as string, created.occurrenceMedia, created.stamp));
+        continue;
+      }
+      const stored = child.stored!;
+      const updated = await updateStoredOccurrence(client, who, stored.id, surveyId, stored.changes);
+      const media = [...(await updateStoredMedia(client, who, 'occurrence', surveyId, stored.storedMedia)), ...(await addMedia(client, 'occurrence', stored.id, surveyId, stored.newMedia.map(columnsOf), claimId, who))];
+      occurrences.push({ entity: 'occurrence', values: stamp(updated.id, updated.created_on, updated.updated_on), media });
+    }
+    const samples: SavedRecord[] = [];
+    for (const child of plan.samples) {
+      samples.push(child.fresh ? savedSample(newSamples.next().value as SavedSample, created.stamp) : await saveStoredSample(client, who, child.stored!, columnsOf, claimId));
+    }
+    const storedMedia = await updateStoredMedia(client, who, 'sample', surveyId, plan.storedMedia);
+    return {
+      entity: 'sample',
+      version: row.version,
+      values: stamp(row.id, row.created_on, row.updated_on),
+      occurrences,
+      samples,
+      media: [...storedMedia, ...savedMedia('sample', created.media, created.stamp)],
+    };
   }
 
 
@@ -368,6 +547,11 @@ export function createSamples(db: Pool, reference: ReferenceData, claims: MediaC
       return { samples: rows.slice(0, limit).map(rowValues), more: rows.length > limit };
     },
 
+    /**
+     * Changes a sample and, in the same transaction, the children the submission names by id
+     * (occurrences, media, child samples: each must be a live child of the record it sits under);
+     * children without an id are created.
+     */
     async update(auth: AuthContext__Output | null, id: string, submission: Submission__Output | null, ifMatch: string[] = []): Promise<SavedRecord> {
       const who = caller(auth);
       const tree = toTree(submission);
@@ -376,46 +560,20 @@ export function createSamples(db: Pool, reference: ReferenceData, claims: MediaC
       const stored = await findSample(db, id);
       checkOwner(stored && { website_id: stored.owner_website_id, created_by_id: stored.created_by_id, deleted: stored.deleted === 't' }, who, 'PUT');
       const { surveys, taxa } = await loadReferences(who.websiteId, [tree], String(stored!.survey_id));
-      return claims.withClaim(auth, treeMedia(tree), ({ claimId, columnsOf }) => withTransaction(db, async (client) => {
-        const locked = await lockSample(client, id);
-        checkOwner(locked, who, 'PUT');
-        checkVersion(locked!.version, ifMatch);
-        const errors: Errors = {};
-        const changes = planSampleUpdate(tree.values, locked!, surveys, errors);
-        const survey = changes.survey;
-        const parentValues = { ...tree.values, survey_id: survey?.id ?? locked!.survey_id };
-        const occurrences = planOccurrences(tree, survey, taxa, errors);
-        const media = planMedia('sample', tree.media, errors);
-        const samples = tree.samples.map((child) => planNewTree(child, parentValues, surveys, taxa, errors));
-        await checkStoredValues(client, 'sample', id, changes.updatedAttributeValues, errors);
-        const named = [changes.columns.location_id, ...samples.flatMap(plannedLocations)].filter((location) => location !== undefined && location !== null).map(String);
-        await checkLocations(client, named, who, (found) => addErrors(errors, found));
-        if (Object.keys(errors).length) throw invalid(errors);
-        await duplicateExternalKey(client, who.websiteId, changes.columns.external_key, id);
-        const row = await updateRow(client, 'records.samples', id, { ...changes.columns, updated_by_id: who.userId });
-        await saveAttributeChanges(client, 'sample', id, changes);
-        const surveyId = String(changes.columns.survey_id ?? locked!.survey_id);
-        await writeOutbox(client, [{ entity: 'sample', entityId: id, operation: 'update', websiteId: who.websiteId, surveyId, userId: who.userId }]);
-        const children = await insertNewRecords(
-          { transaction: client },
-          {
-            samples: samples.map((child) => toNewSample(child, columnsOf)),
-            occurrences: occurrences.map((occurrence) => toNewOccurrence(occurrence, columnsOf)),
-            parent: { sampleId: id, surveyId },
-            media: media.map((medium) => ({ kind: 'sample' as const, parentId: id, surveyId, columns: columnsOf(medium) })),
-            claimId,
-          },
-          writer(who),
-        );
-        return {
-          entity: 'sample',
-          version: row.version,
-          values: stamp(row.id, row.created_on, row.updated_on),
-          occurrences: children.occurrences.map((child) => savedOccurrence(child, children.occurrenceMedia, children.stamp)),
-          samples: children.samples.map((child) => savedSample(child, children.stamp)),
-          media: savedMedia('sample', children.media, children.stamp),
-        };
-      }));
+      const uses = keyUsesOf(tree, id, '');
+      return withUniqueExternalKeys(db, who.websiteId, uses, () =>
+        claims.withClaim(auth, newMediaOf(tree), ({ claimId, columnsOf }) =>
+          withTransaction(db, async (client) => {
+            const locked = await lockSample(client, id);
+            checkOwner(locked, who, 'PUT');
+            checkVersion(locked!.version, ifMatch);
+            const errors: Errors = {};
+            const plan = await planStoredSample(client, who, tree, locked!, surveys, taxa, errors);
+            if (Object.keys(errors).length) throw invalid(errors);
+            return saveStoredSample(client, who, plan, columnsOf, claimId);
+          }),
+        ),
+      );
     },
 
     async remove(auth: AuthContext__Output | null, id: string, ifMatch: string[] = []): Promise<void> {

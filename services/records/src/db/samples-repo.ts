@@ -60,7 +60,7 @@ export type StoredAttributeValue = {
 export async function lockSample(client: PoolClient, id: string): Promise<(StoredSample & SampleOwnership & { version: string }) | undefined> {
   const { rows } = await client.query(
     `SELECT id, website_id, created_by_id, deleted, xmin::text AS version, survey_id, date_start, date_end, date_type,
-            entered_sref, entered_sref_system, location_id
+            entered_sref, entered_sref_system, location_id, parent_id
        FROM records.samples WHERE id = $1 FOR UPDATE`,
     [id],
   );
@@ -246,15 +246,6 @@ export async function listSamples(
     values,
   );
   return rows;
-}
-
-/** The sample (of this website, not deleted) that already has `externalKey`, other than `exceptId`. */
-export async function sampleWithExternalKey(db: Pool | PoolClient, websiteId: string, externalKey: string, exceptId?: string): Promise<string | undefined> {
-  const { rows } = await db.query<{ id: string }>(
-    `SELECT id FROM records.samples WHERE website_id = $1 AND external_key = $2 AND NOT deleted AND ($3::bigint IS NULL OR id <> $3) LIMIT 1`,
-    [websiteId, externalKey, exceptId ?? null],
-  );
-  return rows[0]?.id;
 }
 
 export type IdempotentSubmission = { requestHash: string; saved: unknown };
