@@ -75,6 +75,8 @@ export type { CreateSurveyRequest__Output } from './generated/records/v1/CreateS
 export type { UpdateSurveyRequest__Output } from './generated/records/v1/UpdateSurveyRequest.ts';
 export type { AddSurveyAttributeRequest__Output } from './generated/records/v1/AddSurveyAttributeRequest.ts';
 export type { ListSurveysResponse, ListSurveysResponse__Output } from './generated/records/v1/ListSurveysResponse.ts';
+export type { ListAttributesRequest__Output } from './generated/records/v1/ListAttributesRequest.ts';
+export type { ListAttributesResponse, ListAttributesResponse__Output } from './generated/records/v1/ListAttributesResponse.ts';
 export type { GetSurveyResponse, GetSurveyResponse__Output } from './generated/records/v1/GetSurveyResponse.ts';
 export type { CreateSurveyResponse, CreateSurveyResponse__Output } from './generated/records/v1/CreateSurveyResponse.ts';
 export type { UpdateSurveyResponse, UpdateSurveyResponse__Output } from './generated/records/v1/UpdateSurveyResponse.ts';

@@ -10,6 +10,7 @@ import { HttpError, errorBody } from './http-error.ts';
 import { RateLimiter, type RateLimitStore } from './rate-limit.ts';
 import { submissionLimit, type SubmissionLimits } from './submission-limits.ts';
 import { MEDIA_ALIAS } from './routes/media.ts';
+import { ATTRIBUTES_ALIAS } from './routes/surveys.ts';
 import type { MethodName, RestConfig } from '@rex/rest-config';
 import { PUBLIC_BASE, SERVICES_PATH, servicesUrl } from './routes/context.ts';
 import type { Route } from './routes/route.ts';
@@ -195,7 +196,7 @@ export function createApp(options: AppOptions): Express {
   app.use(recordDuration);
   app.use(refuseNul);
   app.use(SERVICES_PATH, (req, _res, next) => {
-    req.url = req.url.replace(MEDIA_ALIAS, '/$1_media');
+    req.url = req.url.replace(MEDIA_ALIAS, '/$1_media').replace(ATTRIBUTES_ALIAS, '/$1-attributes');
     next();
   });
   const api = apiRouter(options);

@@ -14,6 +14,7 @@ import { locationHandlers } from './handlers/locations.ts';
 import { createLocations } from './locations.ts';
 import { surveyHandlers } from './handlers/surveys.ts';
 import { createSurveys } from './surveys.ts';
+import { createAttributeCatalogue } from './attribute-catalogue.ts';
 import { createMediaClient } from './clients/media.ts';
 import { mediaHandlers } from './handlers/media.ts';
 import { createMedia } from './media.ts';
@@ -50,7 +51,7 @@ export async function startRecordsServer(config: RecordsConfig, logger: Logger):
             { sample: createMedia(pool, claims, 'sample'), occurrence: createMedia(pool, claims, 'occurrence'), location: createMedia(pool, claims, 'location') },
             logger,
           ),
-          ...surveyHandlers(createSurveys(pool, reference), logger),
+          ...surveyHandlers(createSurveys(pool, reference), createAttributeCatalogue(pool), logger),
         },
       },
     ],

@@ -40,6 +40,8 @@ import type { GetSampleRequest as _records_v1_GetSampleRequest, GetSampleRequest
 import type { GetSampleResponse as _records_v1_GetSampleResponse, GetSampleResponse__Output as _records_v1_GetSampleResponse__Output } from './records/v1/GetSampleResponse.ts';
 import type { GetSurveyRequest as _records_v1_GetSurveyRequest, GetSurveyRequest__Output as _records_v1_GetSurveyRequest__Output } from './records/v1/GetSurveyRequest.ts';
 import type { GetSurveyResponse as _records_v1_GetSurveyResponse, GetSurveyResponse__Output as _records_v1_GetSurveyResponse__Output } from './records/v1/GetSurveyResponse.ts';
+import type { ListAttributesRequest as _records_v1_ListAttributesRequest, ListAttributesRequest__Output as _records_v1_ListAttributesRequest__Output } from './records/v1/ListAttributesRequest.ts';
+import type { ListAttributesResponse as _records_v1_ListAttributesResponse, ListAttributesResponse__Output as _records_v1_ListAttributesResponse__Output } from './records/v1/ListAttributesResponse.ts';
 import type { ListLocationsRequest as _records_v1_ListLocationsRequest, ListLocationsRequest__Output as _records_v1_ListLocationsRequest__Output } from './records/v1/ListLocationsRequest.ts';
 import type { ListLocationsResponse as _records_v1_ListLocationsResponse, ListLocationsResponse__Output as _records_v1_ListLocationsResponse__Output } from './records/v1/ListLocationsResponse.ts';
 import type { ListMediaRequest as _records_v1_ListMediaRequest, ListMediaRequest__Output as _records_v1_ListMediaRequest__Output } from './records/v1/ListMediaRequest.ts';
@@ -121,6 +123,8 @@ export interface ProtoGrpcType {
       GetSampleResponse: MessageTypeDefinition<_records_v1_GetSampleResponse, _records_v1_GetSampleResponse__Output>
       GetSurveyRequest: MessageTypeDefinition<_records_v1_GetSurveyRequest, _records_v1_GetSurveyRequest__Output>
       GetSurveyResponse: MessageTypeDefinition<_records_v1_GetSurveyResponse, _records_v1_GetSurveyResponse__Output>
+      ListAttributesRequest: MessageTypeDefinition<_records_v1_ListAttributesRequest, _records_v1_ListAttributesRequest__Output>
+      ListAttributesResponse: MessageTypeDefinition<_records_v1_ListAttributesResponse, _records_v1_ListAttributesResponse__Output>
       ListLocationsRequest: MessageTypeDefinition<_records_v1_ListLocationsRequest, _records_v1_ListLocationsRequest__Output>
       ListLocationsResponse: MessageTypeDefinition<_records_v1_ListLocationsResponse, _records_v1_ListLocationsResponse__Output>
       ListMediaRequest: MessageTypeDefinition<_records_v1_ListMediaRequest, _records_v1_ListMediaRequest__Output>

@@ -7,6 +7,7 @@ import {
   type CreateSurveyResponse__Output,
   type GetSurveyResponse__Output,
   type ListSurveysResponse__Output,
+  type ListAttributesResponse__Output,
   type UpdateSurveyResponse__Output,
   type CreateSamplesResponse__Output,
   type CreateOccurrencesResponse__Output,
@@ -63,6 +64,8 @@ export function createRecordsClient(address: string, secret: CallSecret, deadlin
       call<UpdateLocationResponse__Output>('UpdateLocation', { auth, id, submission, ifMatch }),
     deleteLocation: (auth: AuthContext, id: string, ifMatch: string[] = []) => call<object>('DeleteLocation', { auth, id, ifMatch }),
     listSurveys: (auth: AuthContext) => call<ListSurveysResponse__Output>('ListSurveys', { auth }),
+    listAttributes: (auth: AuthContext, entity: string, id: string, filters: Record<string, string>) =>
+      call<ListAttributesResponse__Output>('ListAttributes', { auth, entity, id, filters }),
     getSurvey: (auth: AuthContext, id: string) => call<GetSurveyResponse__Output>('GetSurvey', { auth, id }),
     createSurvey: (auth: AuthContext, submission: Submission) => call<CreateSurveyResponse__Output>('CreateSurvey', { auth, submission }),
     updateSurvey: (auth: AuthContext, id: string, submission: Submission) => call<UpdateSurveyResponse__Output>('UpdateSurvey', { auth, id, submission }),

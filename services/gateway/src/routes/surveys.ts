@@ -16,10 +16,69 @@ function surveyId(req: Request, name = 'id'): string {
 
 const ATTRIBUTE_ID: Parameter = { name: 'attributeId', in: 'path', type: 'integer', description: 'Attribute id', required: true };
 
+/** `sample_attributes` is the same resource as `sample-attributes` (and so for occurrences and locations). */
+export const ATTRIBUTES_ALIAS = /\/(sample|occurrence|location)_attributes(?=\/|\?|$)/;
+
+const ATTRIBUTE_FIELDS = 'id, caption, data_type (T text, I integer, F float, D date, V vague date, B boolean, L lookup), multi_value, terms (lookups: "<id>:<term>")';
+
+const ATTRIBUTE_KINDS = [
+  {
+    entity: 'sample',
+    filter: { name: 'restrict_to_survey_id', in: 'query', type: 'integer', description: 'Only attributes of this survey, with its required flag' },
+    fields: `${ATTRIBUTE_FIELDS}, restrict_to_survey_ids (the surveys it is attached to), required_in_survey_ids; with restrict_to_survey_id also required`,
+  },
+  {
+    entity: 'occurrence',
+    filter: { name: 'restrict_to_survey_id', in: 'query', type: 'integer', description: 'Only attributes of this survey, with its required flag' },
+    fields: `${ATTRIBUTE_FIELDS}, restrict_to_survey_ids (the surveys it is attached to), required_in_survey_ids; with restrict_to_survey_id also required`,
+  },
+  {
+    entity: 'location',
+    filter: { name: 'location_type_id', in: 'query', type: 'integer', description: 'Only attributes for locations of this type (and those for any type)' },
+    fields: `${ATTRIBUTE_FIELDS}, required, location_type_id (null: locations of any type)`,
+  },
+] as const satisfies { entity: string; filter: Parameter; fields: string }[];
+
+/** The custom attributes the caller's website may use, of each kind: any caller of the website reads them. */
+function attributeRoutes(records: RecordsClient): Route[] {
+  return ATTRIBUTE_KINDS.flatMap(({ entity, filter, fields }): Route[] => {
+    const resource = `${entity}-attributes`;
+    const filters = (req: Request) => (typeof req.query[filter.name] === 'string' ? { [filter.name]: req.query[filter.name] as string } : {});
+    return [
+      {
+        resource,
+        method: 'get',
+        path: `/${resource}`,
+        summary: `The ${entity} attributes the caller's website may use (also spelt ${entity}_attributes).`,
+        parameters: [filter],
+        responses: { 200: `A JSON array of {"values": {${fields}}}`, 400: `${filter.name} is not a whole number` },
+        handler: async (req, res) => {
+          const { attributes } = await backend('records', records.listAttributes(toAuthContext(req.caller!), entity, '0', filters(req)));
+          res.json(attributes.map((attribute) => ({ values: fromFieldValues(attribute.values) })));
+        },
+      },
+      {
+        resource,
+        method: 'get',
+        path: `/${resource}/:id`,
+        summary: `One ${entity} attribute the caller's website may use.`,
+        parameters: [{ ...ATTRIBUTE_ID, name: 'id' }],
+        responses: { 200: `{"values": {${fields}}}`, 404: 'No such attribute for the website' },
+        handler: async (req, res) => {
+          const { attributes } = await backend('records', records.listAttributes(toAuthContext(req.caller!), entity, surveyId(req), {}));
+          if (!attributes.length) throw new HttpError(404);
+          res.json({ values: fromFieldValues(attributes[0].values) });
+        },
+      },
+    ];
+  });
+}
+
 /** Survey structure: the website's surveys and their custom attributes; administrators and editors change them. */
 export function surveyRoutes(records: RecordsClient): Route[] {
   const editors = 'Administrators and editors of the website only (403 otherwise).';
   return [
+    ...attributeRoutes(records),
     {
       resource: 'surveys',
       method: 'get',

@@ -16,7 +16,10 @@ import type {
   RecordsServiceHandlers,
   UpdateSurveyRequest__Output,
   UpdateSurveyResponse,
+  ListAttributesRequest__Output,
+  ListAttributesResponse,
 } from '@rex/protos';
+import type { AttributeCatalogue } from '../attribute-catalogue.ts';
 import type { Surveys } from '../surveys.ts';
 
 const SERVICE = 'records.v1.RecordsService';
@@ -26,10 +29,16 @@ function recordId(id: string): string {
   return id;
 }
 
-type SurveyHandlers = Pick<RecordsServiceHandlers, 'ListSurveys' | 'GetSurvey' | 'CreateSurvey' | 'UpdateSurvey' | 'AddSurveyAttribute' | 'UpdateSurveyAttribute' | 'RemoveSurveyAttribute'>;
+type SurveyHandlers = Pick<
+  RecordsServiceHandlers,
+  'ListSurveys' | 'GetSurvey' | 'CreateSurvey' | 'UpdateSurvey' | 'AddSurveyAttribute' | 'UpdateSurveyAttribute' | 'RemoveSurveyAttribute' | 'ListAttributes'
+>;
 
-export function surveyHandlers(surveys: Surveys, logger: Logger): SurveyHandlers {
+export function surveyHandlers(surveys: Surveys, attributes: AttributeCatalogue, logger: Logger): SurveyHandlers {
   return {
+    ListAttributes: unary<ListAttributesRequest__Output, ListAttributesResponse>(SERVICE, 'ListAttributes', logger, async (request) => ({
+      attributes: await attributes.list(request.auth, request.entity, request.id, request.filters),
+    })),
     ListSurveys: unary<ListSurveysRequest__Output, ListSurveysResponse>(SERVICE, 'ListSurveys', logger, async (request) => ({
       surveys: await surveys.list(request.auth),
     })),

@@ -36,6 +36,8 @@ import type { GetSampleRequest as _records_v1_GetSampleRequest, GetSampleRequest
 import type { GetSampleResponse as _records_v1_GetSampleResponse, GetSampleResponse__Output as _records_v1_GetSampleResponse__Output } from '../../records/v1/GetSampleResponse.ts';
 import type { GetSurveyRequest as _records_v1_GetSurveyRequest, GetSurveyRequest__Output as _records_v1_GetSurveyRequest__Output } from '../../records/v1/GetSurveyRequest.ts';
 import type { GetSurveyResponse as _records_v1_GetSurveyResponse, GetSurveyResponse__Output as _records_v1_GetSurveyResponse__Output } from '../../records/v1/GetSurveyResponse.ts';
+import type { ListAttributesRequest as _records_v1_ListAttributesRequest, ListAttributesRequest__Output as _records_v1_ListAttributesRequest__Output } from '../../records/v1/ListAttributesRequest.ts';
+import type { ListAttributesResponse as _records_v1_ListAttributesResponse, ListAttributesResponse__Output as _records_v1_ListAttributesResponse__Output } from '../../records/v1/ListAttributesResponse.ts';
 import type { ListLocationsRequest as _records_v1_ListLocationsRequest, ListLocationsRequest__Output as _records_v1_ListLocationsRequest__Output } from '../../records/v1/ListLocationsRequest.ts';
 import type { ListLocationsResponse as _records_v1_ListLocationsResponse, ListLocationsResponse__Output as _records_v1_ListLocationsResponse__Output } from '../../records/v1/ListLocationsResponse.ts';
 import type { ListMediaRequest as _records_v1_ListMediaRequest, ListMediaRequest__Output as _records_v1_ListMediaRequest__Output } from '../../records/v1/ListMediaRequest.ts';
@@ -215,6 +217,15 @@ export interface RecordsServiceClient extends grpc.Client {
   getSurvey(argument: _records_v1_GetSurveyRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_GetSurveyResponse__Output>): grpc.ClientUnaryCall;
   getSurvey(argument: _records_v1_GetSurveyRequest, callback: grpc.requestCallback<_records_v1_GetSurveyResponse__Output>): grpc.ClientUnaryCall;
   
+  ListAttributes(argument: _records_v1_ListAttributesRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_ListAttributesResponse__Output>): grpc.ClientUnaryCall;
+  ListAttributes(argument: _records_v1_ListAttributesRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_records_v1_ListAttributesResponse__Output>): grpc.ClientUnaryCall;
+  ListAttributes(argument: _records_v1_ListAttributesRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_ListAttributesResponse__Output>): grpc.ClientUnaryCall;
+  ListAttributes(argument: _records_v1_ListAttributesRequest, callback: grpc.requestCallback<_records_v1_ListAttributesResponse__Output>): grpc.ClientUnaryCall;
+  listAttributes(argument: _records_v1_ListAttributesRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_ListAttributesResponse__Output>): grpc.ClientUnaryCall;
+  listAttributes(argument: _records_v1_ListAttributesRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_records_v1_ListAttributesResponse__Output>): grpc.ClientUnaryCall;
+  listAttributes(argument: _records_v1_ListAttributesRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_ListAttributesResponse__Output>): grpc.ClientUnaryCall;
+  listAttributes(argument: _records_v1_ListAttributesRequest, callback: grpc.requestCallback<_records_v1_ListAttributesResponse__Output>): grpc.ClientUnaryCall;
+  
   ListLocations(argument: _records_v1_ListLocationsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_ListLocationsResponse__Output>): grpc.ClientUnaryCall;
   ListLocations(argument: _records_v1_ListLocationsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_records_v1_ListLocationsResponse__Output>): grpc.ClientUnaryCall;
   ListLocations(argument: _records_v1_ListLocationsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_records_v1_ListLocationsResponse__Output>): grpc.ClientUnaryCall;
@@ -360,6 +371,8 @@ export interface RecordsServiceHandlers extends grpc.UntypedServiceImplementatio
   
   GetSurvey: grpc.handleUnaryCall<_records_v1_GetSurveyRequest__Output, _records_v1_GetSurveyResponse>;
   
+  ListAttributes: grpc.handleUnaryCall<_records_v1_ListAttributesRequest__Output, _records_v1_ListAttributesResponse>;
+  
   ListLocations: grpc.handleUnaryCall<_records_v1_ListLocationsRequest__Output, _records_v1_ListLocationsResponse>;
   
   ListMedia: grpc.handleUnaryCall<_records_v1_ListMediaRequest__Output, _records_v1_ListMediaResponse>;
@@ -404,6 +417,7 @@ export interface RecordsServiceDefinition extends grpc.ServiceDefinition {
   GetOccurrence: MethodDefinition<_records_v1_GetOccurrenceRequest, _records_v1_GetOccurrenceResponse, _records_v1_GetOccurrenceRequest__Output, _records_v1_GetOccurrenceResponse__Output>
   GetSample: MethodDefinition<_records_v1_GetSampleRequest, _records_v1_GetSampleResponse, _records_v1_GetSampleRequest__Output, _records_v1_GetSampleResponse__Output>
   GetSurvey: MethodDefinition<_records_v1_GetSurveyRequest, _records_v1_GetSurveyResponse, _records_v1_GetSurveyRequest__Output, _records_v1_GetSurveyResponse__Output>
+  ListAttributes: MethodDefinition<_records_v1_ListAttributesRequest, _records_v1_ListAttributesResponse, _records_v1_ListAttributesRequest__Output, _records_v1_ListAttributesResponse__Output>
   ListLocations: MethodDefinition<_records_v1_ListLocationsRequest, _records_v1_ListLocationsResponse, _records_v1_ListLocationsRequest__Output, _records_v1_ListLocationsResponse__Output>
   ListMedia: MethodDefinition<_records_v1_ListMediaRequest, _records_v1_ListMediaResponse, _records_v1_ListMediaRequest__Output, _records_v1_ListMediaResponse__Output>
   ListOccurrences: MethodDefinition<_records_v1_ListOccurrencesRequest, _records_v1_ListOccurrencesResponse, _records_v1_ListOccurrencesRequest__Output, _records_v1_ListOccurrencesResponse__Output>
