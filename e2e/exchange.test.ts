@@ -10,6 +10,7 @@ const today = new Date().toISOString().slice(0, 10);
 let gateway: ExtraGateway;
 let occurrenceId: string;
 let externalKeyed: string;
+const startedAt = new Date();
 
 beforeAll(async () => {
   await setUpWorld();
@@ -37,10 +38,10 @@ afterAll(() => gateway?.stop());
 
 const observations = (query: string) => api('GET', `${gateway.services}/taxon-observations?proj_id=${DB_CLIENT.projId}&${query}`, { headers: clientHeader });
 
-/** Every record edited today, following the next links as a synchronising system does (other tests add records too). */
-async function editedToday(): Promise<Array<Record<string, string>>> {
+/** Every record the query lists, following the next links as a synchronising system does (other tests add records too). */
+async function allObservations(query: string): Promise<Array<Record<string, string>>> {
   const records: Array<Record<string, string>> = [];
-  let answer = await observations(`edited_date_from=${today}&page_size=1000`);
+  let answer = await observations(`${query}&page_size=1000`);
   for (;;) {
     expect(answer.status).toBe(200);
     records.push(...answer.body.data);
@@ -52,7 +53,7 @@ async function editedToday(): Promise<Array<Record<string, string>>> {
 describe('taxon-observations', () => {
   it('when a connection lists edited records, then they come in the exchange shape, paged, with a Deprecation header', async () => {
     const record = await eventually(async () => {
-      const found = (await editedToday()).find((o) => o.id === `BRC${occurrenceId}`);
+      const found = (await allObservations(`edited_date_from=${today}`)).find((o) => o.id === `BRC${occurrenceId}`);
       expect(found).toBeDefined();
       return found!;
     });
@@ -111,8 +112,27 @@ describe('taxon-observations', () => {
     const id = `BRC${created.body.occurrences[0].values.id}`;
     await api('DELETE', `/samples/${created.body.values.id}`, { token: await token() });
     await eventually(async () => {
-      expect((await editedToday()).find((o) => o.id === id)).toMatchObject({ delete: 'T' });
+      expect((await allObservations(`edited_date_from=${today}`)).find((o) => o.id === id)).toMatchObject({ delete: 'T' });
     });
+  });
+
+  it('when edited dates are ISO 8601 date-times with a UTC offset, then they bound the moment they name (an unencoded + too)', async () => {
+    const seen = async (query: string) => (await allObservations(query)).some((o) => o.id === `BRC${occurrenceId}`);
+    // The same moments written at other offsets: an hour before the record was made, and an hour after.
+    const at = (date: Date, offsetHours: number) => {
+      const shifted = new Date(date.getTime() + offsetHours * 3_600_000).toISOString().slice(0, 19);
+      const sign = offsetHours < 0 ? '-' : '+';
+      return `${shifted}${sign}${String(Math.abs(offsetHours)).padStart(2, '0')}:00`;
+    };
+    const before = new Date(startedAt.getTime() - 3_600_000);
+    const after = new Date(Date.now() + 3_600_000);
+    await eventually(async () => expect(await seen(`edited_date_from=${encodeURIComponent(at(before, 5))}`)).toBe(true));
+    expect(await seen(`edited_date_from=${encodeURIComponent(at(after, -5))}`)).toBe(false);
+    expect(await seen(`edited_date_from=${encodeURIComponent(at(after, 0).replace('+00:00', 'Z'))}`)).toBe(false);
+    expect(await seen(`edited_date_from=${encodeURIComponent(at(before, 0))}&edited_date_to=${encodeURIComponent(at(after, 9))}`)).toBe(true);
+    expect(await seen(`edited_date_from=${at(before, 2)}`)).toBe(true);
+    expect(await seen(`edited_date_from=${at(after, 2)}`)).toBe(false);
+    expect((await observations(`edited_date_from=${encodeURIComponent('2026-11-22T06:10:58+25:00')}`)).body.message).toBe('Invalid date for edited_date_from parameter');
   });
 
   it('when the edited dates exclude the records, then none are listed', async () => {

@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { isRealDateOrDateTime } from '@rex/dates';
+import { canonicalMoment } from '@rex/dates';
 import { toAuthContext } from '../auth/caller.ts';
 import type { ReportsClient } from '../clients/reports.ts';
 import { HttpError } from '../http-error.ts';
@@ -10,7 +10,7 @@ const DEPRECATION = { Deprecation: 'true' };
 
 const PARAMETERS: Parameter[] = [
   { name: 'proj_id', in: 'query', type: 'string', description: 'The client connection (project)' },
-  { name: 'edited_date_from', in: 'query', type: 'string', description: 'Records edited on or after this date (YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS)' },
+  { name: 'edited_date_from', in: 'query', type: 'string', description: 'Records edited on or after this date (YYYY-MM-DD, or an ISO 8601 date-time such as 2026-11-22T06:10:58 or 2026-11-22T06:10:58+00:00)' },
   { name: 'edited_date_to', in: 'query', type: 'string', description: 'Records edited on or before this date' },
   { name: 'page', in: 'query', type: 'integer', description: 'Page, from 1' },
   { name: 'page_size', in: 'query', type: 'integer', description: 'Records per page, 1–1000 (default 100)' },
@@ -22,10 +22,9 @@ function dateParameter(req: Request, name: string, required: boolean): string {
     if (required) throw new HttpError(400, `Missing ${name} parameter`);
     return '';
   }
-  if (typeof value !== 'string' || !isRealDateOrDateTime(value)) {
-    throw new HttpError(400, `Invalid date for ${name} parameter`);
-  }
-  return value;
+  const moment = typeof value === 'string' ? canonicalMoment(value) : undefined;
+  if (moment === undefined) throw new HttpError(400, `Invalid date for ${name} parameter`);
+  return moment;
 }
 
 function integerParameter(req: Request, name: string, fallback: number, max: number): number {

@@ -79,10 +79,11 @@ function exchangeFilters(request: ExchangeRequest__Output, alias: string, values
     return `$${values.length}`;
   };
   const conditions: string[] = [];
-  if (request.editedDateFrom) conditions.push(`${alias}.updated_on >= ${bind(request.editedDateFrom)}::timestamp`);
+  // timestamptz: a bound with a UTC offset is that moment; one without is in the database's time zone, as updated_on is.
+  if (request.editedDateFrom) conditions.push(`${alias}.updated_on >= ${bind(request.editedDateFrom)}::timestamptz`);
   if (request.editedDateTo) {
     const to = request.editedDateTo.length === 10 ? `${request.editedDateTo}T23:59:59.999` : request.editedDateTo;
-    conditions.push(`${alias}.updated_on <= ${bind(to)}::timestamp`);
+    conditions.push(`${alias}.updated_on <= ${bind(to)}::timestamptz`);
   }
   return conditions;
 }
