@@ -247,3 +247,96 @@ describe('media of records', () => {
     expect(options.headers.get('allow')).toBe('GET, PUT, DELETE, OPTIONS');
   });
 });
+
+describe('media that are links', () => {
+  const YOUTUBE = 'https://www.youtube.com/watch?v=dQw4w9WgXcQ';
+  const INAT = 'https://inaturalist-open-data.s3.amazonaws.com/photos/1234/square.jpg';
+  const claimsOf = async (path: string) => Number((await dbQuery<{ n: string }>('SELECT count(*)::text AS n FROM records.media_claims WHERE path = $1', [path]))[0].n);
+
+  it('when records carry links to media kept elsewhere, then they are stored and returned as sent, and nothing is claimed from the media service', async () => {
+    const photo = await queuedPhoto(demoToken);
+    const created = await api('POST', '/samples', {
+      token: demoToken,
+      body: sampleSubmission({}, {
+        media: [{ values: { path: YOUTUBE, media_type: 'Video:Youtube', caption: 'Pond survey' } }, { values: { queued: photo } }],
+        occurrences: [{ ...occurrence(), media: [{ values: { path: INAT, media_type: 'image:inaturalist', licence_id: 2 } }] }],
+      }),
+    });
+    expect(created.status, created.text).toBe(201);
+    const [link, file] = created.body.media;
+    expect((await api('GET', `/sample_media/${link.values.id}`, { token: demoToken })).body.values).toMatchObject({ path: YOUTUBE, media_type: 'Video:Youtube', caption: 'Pond survey' });
+    expect((await api('GET', `/sample_media/${file.values.id}`, { token: demoToken })).body.values).toMatchObject({ path: photo, media_type: 'Image:Local' });
+    // The type is kept in the warehouse's spelling, whatever case it came in.
+    expect((await api('GET', `/occurrence_media/${created.body.occurrences[0].media[0].values.id}`, { token: demoToken })).body.values).toMatchObject({ path: INAT, media_type: 'Image:iNaturalist', licence_id: '2' });
+    // The queued file beside the links is claimed; the links are not files of the media service.
+    await eventually(async () => expect(await queueState(photo)).toMatchObject({ state: 'claimed' }));
+    expect(await claimsOf(YOUTUBE)).toBe(0);
+    expect(await claimsOf(INAT)).toBe(0);
+    expect(await dbQuery('SELECT name FROM media.files WHERE name = ANY($1::text[])', [[YOUTUBE, INAT]])).toEqual([]);
+    // A link has no file here.
+    const noFile = await api('GET', `/sample_media/${link.values.id}/file`, { token: demoToken });
+    expect(noFile.status).toBe(404);
+    expect(noFile.body).toMatchObject({ code: 404 });
+
+    const location = await api('POST', '/locations', {
+      token: demoToken,
+      body: { values: { name: 'Reedbed', centroid_sref: 'SU1234', centroid_sref_system: 'OSGB' }, media: [{ values: { path: 'https://vimeo.com/76979871', media_type: 'Video:Vimeo' } }] },
+    });
+    expect(location.status, location.text).toBe(201);
+    expect((await api('GET', `/location_media/${location.body.media[0].values.id}`, { token: demoToken })).body.values).toMatchObject({ path: 'https://vimeo.com/76979871', media_type: 'Video:Vimeo' });
+
+    const standalone = await api('POST', '/occurrence-media', {
+      token: demoToken,
+      body: { values: { occurrence_id: created.body.occurrences[0].values.id, path: 'https://soundcloud.com/user/skylark-song', media_type: 'Audio:SoundCloud' } },
+    });
+    expect(standalone.status, standalone.text).toBe(201);
+    const id = standalone.body.values.id;
+    // An update may send the medium's values back; it may not point it elsewhere.
+    const same = await api('PUT', `/occurrence_media/${id}`, { token: demoToken, body: { values: { path: 'https://soundcloud.com/user/skylark-song', media_type: 'Audio:SoundCloud', caption: 'Skylark' } } });
+    expect(same.status, same.text).toBe(200);
+    const moved = await api('PUT', `/occurrence_media/${id}`, { token: demoToken, body: { values: { path: 'https://soundcloud.com/user/other', media_type: 'Video:Vimeo' } } });
+    expect(moved.status).toBe(400);
+    expect(moved.body.message).toEqual({
+      'occurrence_medium:path': 'The file of a medium cannot be replaced; delete the medium and add another.',
+      'occurrence_medium:media_type': 'The media type follows the file or link of a medium and cannot be changed.',
+    });
+    expect((await api('GET', `/occurrence_media/${id}`, { token: demoToken })).body.values).toMatchObject({ path: 'https://soundcloud.com/user/skylark-song', caption: 'Skylark' });
+    expect((await api('DELETE', `/occurrence_media/${id}`, { token: demoToken })).status).toBe(204);
+  });
+
+  it.each([
+    ['plain http', 'http://www.youtube.com/watch?v=x', 'Only https:// links may be given as the path.'],
+    ['a script', 'javascript:alert(document.cookie)', 'Only https:// links may be given as the path.'],
+    ['another scheme', 'ftp://example.org/frog.jpg', 'Only https:// links may be given as the path.'],
+    ['over-long', `https://www.youtube.com/watch?v=${'x'.repeat(2100)}`, 'The link may be at most 2048 characters long.'],
+    ['holding a NUL', 'https://www.youtube.com/watch?v=x\u0000y', 'Text may not contain NUL characters.'],
+    ['holding a line break', 'https://www.youtube.com/watch?v=x\r\nSet-Cookie: a=b', 'The link may not contain spaces, control or formatting characters.'],
+    ['holding a right-to-left override', 'https://evil.example/\u202egpj.exe', 'The link may not contain spaces, control or formatting characters.'],
+    ['carrying credentials', 'https://user:password@www.youtube.com/watch?v=x', 'The link may not carry a user name or password.'],
+    ['without a host', 'https://', 'The link is not a valid URL.'],
+  ])('when a link is %s, then the medium is refused naming its path and nothing is written', async (_what, path, message) => {
+    const before = await count('records.samples');
+    const answer = await api('POST', '/samples', { token: demoToken, body: sampleSubmission({}, { occurrences: [{ ...occurrence(), media: [{ values: { path, media_type: 'Video:Youtube' } }] }] }) });
+    expect(answer.status).toBe(400);
+    expect(answer.body.message).toEqual({ 'occurrence_medium:path': message });
+    expect(await count('records.samples')).toBe(before);
+  });
+
+  it('when a link has no external media type, or comes with a queued file, or a path is not a link, then the medium is refused naming the field', async () => {
+    const noType = await api('POST', '/samples', { token: demoToken, body: sampleSubmission({}, { media: [{ values: { path: YOUTUBE } }] }) });
+    expect(noType.status).toBe(400);
+    expect(noType.body.message).toEqual({ 'sample_medium:media_type': expect.stringMatching(/^A link needs one of the external media types: Video:Youtube, /) });
+    const localType = await api('POST', '/samples', { token: demoToken, body: sampleSubmission({}, { media: [{ values: { path: YOUTUBE, media_type: 'Image:Local' } }] }) });
+    expect(Object.keys(localType.body.message)).toEqual(['sample_medium:media_type']);
+    const photo = await queuedPhoto(demoToken);
+    const both = await api('POST', '/samples', { token: demoToken, body: sampleSubmission({}, { media: [{ values: { path: YOUTUBE, media_type: 'Video:Youtube', queued: photo } }] }) });
+    expect(both.body.message).toEqual({ 'sample_medium:queued': 'A medium is an uploaded file (queued) or a link (path), not both.' });
+    expect(await queueState(photo)).toEqual({ state: 'queued', claim_id: null });
+    // Files only come through the queue: a bare name is not a link.
+    for (const path of ['26/11/22/0123456789abcdef01234567.jpg', '//evil.example/x.jpg', '/etc/passwd']) {
+      const bare = await api('POST', '/samples', { token: demoToken, body: sampleSubmission({}, { media: [{ values: { path, media_type: 'Image:Flickr' } }] }) });
+      expect(bare.status).toBe(400);
+      expect(Object.keys(bare.body.message)).toEqual(['sample_medium:path']);
+    }
+  });
+});

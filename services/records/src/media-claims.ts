@@ -66,6 +66,23 @@ export function createMediaClaims(db: Pool, media: MediaClient | undefined, logg
     if (answer.names.length < names.length) logger.warn({ claim: claimId, unconfirmed: names.filter((name) => !answer.names.includes(name)) }, 'media files not claimed yet');
   }
 
+  /**
+   * Tells media to forget the files of deleted media (no longer served,
+   * removed after its grace period), then drops their claims; a failure is
+   * retried on the next round.
+   */
+  async function forgetReleased(batch = 100): Promise<number> {
+    if (!media) return 0;
+    const { rows } = await db.query<{ path: string }>(
+      'SELECT path FROM records.media_claims WHERE released_on IS NOT NULL ORDER BY released_on LIMIT $1',
+      [batch],
+    );
+    if (!rows.length) return 0;
+    const answer = await media.forget(rows.map((row) => row.path));
+    if (answer.names.length) await db.query('DELETE FROM records.media_claims WHERE path = ANY($1::text[]) AND released_on IS NOT NULL', [answer.names]);
+    return answer.names.length;
+  }
+
   return {
     /**
      * Runs `write` holding the files the media plans name: `columnsOf` gives
@@ -125,21 +142,11 @@ export function createMediaClaims(db: Pool, media: MediaClient | undefined, logg
       return rows.length;
     },
 
-    /**
-     * Tells media to forget the files of deleted media (no longer served,
-     * removed after its grace period), then drops their claims; a failure is
-     * retried on the next round.
-     */
-    async forgetReleased(batch = 100): Promise<number> {
-      if (!media) return 0;
-      const { rows } = await db.query<{ path: string }>(
-        'SELECT path FROM records.media_claims WHERE released_on IS NOT NULL ORDER BY released_on LIMIT $1',
-        [batch],
-      );
-      if (!rows.length) return 0;
-      const answer = await media.forget(rows.map((row) => row.path));
-      if (answer.names.length) await db.query('DELETE FROM records.media_claims WHERE path = ANY($1::text[]) AND released_on IS NOT NULL', [answer.names]);
-      return answer.names.length;
+    forgetReleased,
+
+    /** forgetReleased at once, without waiting for it: the file of a deleted medium stops being served now. */
+    forgetSoon(): void {
+      forgetReleased().catch((error: unknown) => logger.warn({ err: error }, 'releasing files of deleted media failed; retried later'));
     },
   };
 }

@@ -92,7 +92,7 @@ export function createMedia(db: Pool, claims: MediaClaims, kind: MediaKind) {
         if (parentColumn in tree.values && text(tree.values, parentColumn) !== locked![parentColumn]) {
           errors[`${entity}:${parentColumn}`] = 'A medium cannot move to another record.';
         }
-        const plan = planMedium(kind, tree.values, false, errors);
+        const plan = planMedium(kind, tree.values, false, errors, { path: locked!.path, media_type: locked!.media_type });
         if (Object.keys(errors).length) throw invalid(errors);
         const row = await updateRow(client, table, id, { ...plan.columns, updated_by_id: who.userId });
         await writeOutbox(client, [{ entity, entityId: id, operation: 'update', websiteId: who.websiteId, surveyId: await surveyOf(locked!), userId: who.userId }]);
@@ -110,6 +110,7 @@ export function createMedia(db: Pool, claims: MediaClaims, kind: MediaKind) {
         await deleteMedium(client, kind, id, who.userId);
         await writeOutbox(client, [{ entity, entityId: id, operation: 'delete', websiteId: who.websiteId, surveyId: await surveyOf(locked!), userId: who.userId }]);
       });
+      claims.forgetSoon();
     },
   };
 }

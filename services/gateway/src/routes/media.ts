@@ -57,11 +57,11 @@ export function mediaRoutes(records: RecordsClient, media: MediaClient): Route[]
         remove: (auth, id, ifMatch) => records.deleteMedium(auth, parent, id, ifMatch),
       },
       listSummary: `List the authenticated user's ${kind} media; any field given as a parameter filters by equality.`,
-      createSummary: `Add a medium to one of the authenticated user's ${kind}s: values.${kind}_id and values.queued, the name the media queue gave the uploaded file.`,
+      createSummary: `Add a medium to one of the authenticated user's ${kind}s: values.${kind}_id and either values.queued, the name the media queue gave the uploaded file, or a link: values.path an https:// URL and values.media_type one of Video:Youtube, Video:Vimeo, Audio:SoundCloud, Image:Flickr, Image:iNaturalist, Social:Facebook, Social:Twitter (stored, never fetched).`,
       listFilterExample: { name: `${kind}_id`, in: 'query', type: 'integer', description: `Only media of this ${kind} (any field works the same way)` },
       createResponses: {
         201: 'Created; Location and ETag. With an Idempotency-Key header, a retry answers the same and writes nothing',
-        400: `Validation failed: ${kind}_medium:queued names a file that is not in the queue or already used`,
+        400: `Validation failed: ${kind}_medium:queued names a file that is not in the queue or already used; ${kind}_medium:path is not an https:// link; ${kind}_medium:media_type is not an external type`,
         409: 'The Idempotency-Key was used for a different submission',
       },
     }),

@@ -2,10 +2,11 @@ import type { Pool, PoolClient } from '@rex/db';
 import { withTransaction } from '@rex/db';
 import type { AttributeValue } from '../domain/attributes.ts';
 import type { Column } from '../domain/fields.ts';
+import { isLink } from '../domain/external-media.ts';
 import { MEDIA, type MediaKind } from '../domain/media.ts';
 import { iso } from './sql.ts';
 
-/** A medium's columns, including the claimed file's path and media type. */
+/** A medium's columns, including the path and media type of its claimed file or link. */
 export type NewMedium = { columns: Column };
 /** A new occurrence; `sample` places it in an existing sample other than the write's parent. */
 export type NewOccurrence = { columns: Column; attributes: AttributeValue[]; media?: NewMedium[]; sample?: { sampleId: string; surveyId: string } };
@@ -169,7 +170,8 @@ export async function insertNewRecords(
   const addMedium = (kind: MediaKind, parentId: string, surveyId: string | null, medium: NewMedium): string => {
     const id = mediaIds[kind].next().value as string;
     builder.insert(MEDIA[kind].table, { ...medium.columns, ...owner, id, [MEDIA[kind].parentColumn]: parentId });
-    if (input.claimId) builder.insert('records.media_claims', { path: medium.columns.path, claim_id: input.claimId });
+    // A link is not a file of the media service: nothing to claim.
+    if (input.claimId && !isLink(String(medium.columns.path))) builder.insert('records.media_claims', { path: medium.columns.path, claim_id: input.claimId });
     builder.event(MEDIA[kind].entity, id, surveyId);
     return id;
   };
