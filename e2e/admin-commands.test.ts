@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it, inject } from 'vitest';
 import { DEMO } from '@rex/admin';
 import { startGateway, type ExtraGateway } from './support/gateway.ts';
-import { api, keyPair, sampleSubmission, setUpWorld, token } from './support/world.ts';
+import { api, dbQuery, eventually, keyPair, sampleSubmission, setUpWorld, token } from './support/world.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'rex-admin-commands-'));
@@ -124,3 +124,71 @@ describe('pnpm admin: clients and connections', () => {
     expect(admin('clients', 'add').err).toMatch(/needs --username/);
   });
 });
+
+describe('admin changes apply at once', () => {
+  // Caches that would keep every answer for an hour: only the auth schema's notifications can make a change show.
+  const HOUR = { AUTH_CACHE_TTL_MS: '3600000' };
+  let replicas: ExtraGateway[];
+
+  beforeAll(async () => {
+    const config = { authentication_methods: { jwtUser: { allow_http: true }, directClient: { allow_http: true } } };
+    replicas = [await startGateway(config, HOUR), await startGateway(config, HOUR)];
+    return () => replicas.forEach((replica) => replica.stop());
+  });
+
+  const statuses = (request: (replica: ExtraGateway) => Promise<{ status: number }>) => Promise.all(replicas.map(async (replica) => (await request(replica)).status));
+  const soon = (check: () => Promise<void>) => eventually(check, 2_000);
+
+  it("when a user's role is taken away and given back, then every gateway replica follows within moments, not after its cache's hour", async () => {
+    const userId = /user (\d+) added/.exec(admin('users', 'add', '--username', `cached-${suffix}`).out)![1];
+    expect(admin('users', 'role', '--id', userId, '--website-id', String(DEMO.websiteId), '--role', 'user').status).toBe(0);
+    const bearer = await token({ userId: Number(userId) });
+    const list = (replica: ExtraGateway) => api('GET', `${replica.services}/samples`, { token: bearer });
+    await soon(async () => expect(await statuses(list)).toEqual([200, 200]));
+    expect(await statuses(list)).toEqual([200, 200]);
+
+    expect(admin('users', 'role', '--id', userId, '--website-id', String(DEMO.websiteId), '--role', 'none').status).toBe(0);
+    await soon(async () => expect(await statuses(list)).toEqual([403, 403]));
+    expect(admin('users', 'role', '--id', userId, '--website-id', String(DEMO.websiteId), '--role', 'user').status).toBe(0);
+    await soon(async () => expect(await statuses(list)).toEqual([200, 200]));
+  });
+
+  it("when a client's secret is rotated, then the old secret is refused by every replica at once", async () => {
+    const [, clientId, secret] = /client (\d+) added; secret: (\S+)/.exec(admin('clients', 'add', '--username', `cached-client-${suffix}`).out)!;
+    expect(admin('connections', 'add', '--client-id', clientId, '--proj-id', 'CC', '--website-id', String(DEMO.websiteId), '--title', 'Cached').status).toBe(0);
+    const get = (key: string) => (replica: ExtraGateway) =>
+      api('GET', `${replica.services}/samples/1?proj_id=CC`, { headers: { Authorization: `USER:cached-client-${suffix}:SECRET:${key}` } });
+    await soon(async () => expect(await statuses(get(secret))).toEqual([403, 403]));
+    const rotated = /secret: (\S+)/.exec(admin('clients', 'rotate-secret', '--id', clientId).out)![1];
+    await soon(async () => expect(await statuses(get(secret))).toEqual([401, 401]));
+    expect(await statuses(get(rotated))).toEqual([403, 403]);
+  });
+
+  it('when the connection a replica listens on is cut, then it listens again and later changes still apply at once', async () => {
+    const userId = /user (\d+) added/.exec(admin('users', 'add', '--username', `relisten-${suffix}`).out)![1];
+    expect(admin('users', 'role', '--id', userId, '--website-id', String(DEMO.websiteId), '--role', 'user').status).toBe(0);
+    const bearer = await token({ userId: Number(userId) });
+    const list = (replica: ExtraGateway) => api('GET', `${replica.services}/samples`, { token: bearer });
+    await soon(async () => expect(await statuses(list)).toEqual([200, 200]));
+    const cut = await dbQuery<{ cut: boolean }>(
+      `SELECT pg_terminate_backend(pid) AS cut FROM pg_stat_activity WHERE application_name = 'rex-listen-rex_auth_changed' AND datname = current_database()`,
+    );
+    expect(cut.length).toBeGreaterThanOrEqual(2);
+    await eventually(async () => {
+      const listening = await dbQuery(`SELECT 1 FROM pg_stat_activity WHERE application_name = 'rex-listen-rex_auth_changed' AND datname = current_database()`);
+      expect(listening.length).toBeGreaterThanOrEqual(2);
+    });
+    expect(admin('users', 'disable', '--id', userId).status).toBe(0);
+    await soon(async () => expect(await statuses(list)).toEqual([403, 403]));
+  });
+
+  it('when any table of the auth schema changes, then a notification follows: every table carries the trigger', async () => {
+    const untriggered = await dbQuery<{ table: string }>(
+      `SELECT t.tablename AS table FROM pg_tables t
+        WHERE t.schemaname = 'auth' AND t.tablename <> 'schema_migrations'
+          AND NOT EXISTS (SELECT 1 FROM pg_trigger g WHERE g.tgrelid = format('auth.%I', t.tablename)::regclass AND g.tgname = 'notify_change')`,
+    );
+    expect(untriggered).toEqual([]);
+  });
+});
+

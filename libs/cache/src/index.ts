@@ -1,1 +1,1 @@
-export { TtlCache } from './ttl-cache.ts';
+export { Invalidation, TtlCache } from './ttl-cache.ts';

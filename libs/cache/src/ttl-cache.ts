@@ -3,10 +3,13 @@ export class TtlCache<V> {
   private readonly entries = new Map<string, { value: V; expires: number }>();
   private readonly ttlMs: number;
   private readonly maxEntries: number;
+  // Bumped by clear(): a load that began before it must not store what it read.
+  private generation = 0;
 
-  constructor(ttlMs: number, maxEntries = 10_000) {
+  constructor(ttlMs: number, maxEntries = 10_000, invalidation?: Invalidation) {
     this.ttlMs = ttlMs;
     this.maxEntries = maxEntries;
+    invalidation?.register(this);
   }
 
   get(key: string): V | undefined {
@@ -29,8 +32,9 @@ export class TtlCache<V> {
   async getOrLoad(key: string, load: () => Promise<V>, keep: (value: V) => boolean = () => true): Promise<V> {
     const cached = this.get(key);
     if (cached !== undefined) return cached;
+    const generation = this.generation;
     const value = await load();
-    if (keep(value)) this.set(key, value);
+    if (keep(value) && generation === this.generation) this.set(key, value);
     return value;
   }
 
@@ -46,5 +50,19 @@ export class TtlCache<V> {
 
   clear(): void {
     this.entries.clear();
+    this.generation += 1;
+  }
+}
+
+/** Caches emptied together when what they hold changes elsewhere (another process, the database). */
+export class Invalidation {
+  private readonly caches = new Set<{ clear(): void }>();
+
+  register(cache: { clear(): void }): void {
+    this.caches.add(cache);
+  }
+
+  invalidate(): void {
+    for (const cache of this.caches) cache.clear();
   }
 }

@@ -3,3 +3,4 @@ export { migrate, migrateCommand, pendingMigrations, readMigrations, type Migrat
 export { startEmbeddedPostgres, freePort, type EmbeddedDatabase } from './embedded.ts';
 export { createDatabase, dropDatabase, databaseUrl } from './databases.ts';
 export { superviseDatabase } from './supervise.ts';
+export { followNotifications } from './notifications.ts';

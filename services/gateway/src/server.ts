@@ -1,13 +1,14 @@
 import { STATUS_CODES, createServer, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
-import { createPool, superviseDatabase } from '@rex/db';
+import { Invalidation } from '@rex/cache';
+import { createPool, followNotifications, superviseDatabase } from '@rex/db';
 import { callSecret } from '@rex/grpc';
 import type { Logger } from '@rex/logger';
 import { createApp } from './app.ts';
 import { errorBody } from './http-error.ts';
 import { SCOPE_TASKS } from './auth/caller.ts';
-import { createDirectory } from './auth/directory.ts';
+import { AUTH_CHANGED, createDirectory } from './auth/directory.ts';
 import { directClient, directUser, directWebsite } from './auth/direct.ts';
 import { hmacClient, hmacWebsite } from './auth/hmac.ts';
 import { jwtClient } from './auth/jwt-client.ts';
@@ -52,7 +53,10 @@ export async function startGateway(config: GatewayConfig, logger: Logger, restCo
   const pool = createPool(config.DATABASE_URL, { max: config.DB_POOL_MAX, applicationName: 'rex-gateway' });
 
   const secret = callSecret(config.INTERNAL_AUTH_SECRET);
-  const directory = createDirectory(pool, config.AUTH_CACHE_TTL_MS, config.JWKS_CACHE_MS);
+  // An admin change to the auth schema empties every authentication cache at once (the TTL stays as the safety net).
+  const authChanges = new Invalidation();
+  const directory = createDirectory(pool, config.AUTH_CACHE_TTL_MS, config.JWKS_CACHE_MS, authChanges);
+  const authListener = followNotifications({ url: config.DATABASE_URL, channel: AUTH_CHANGED, onChange: () => authChanges.invalidate(), logger });
   const records = createRecordsClient(config.RECORDS_ADDR, secret, { readMs: config.GRPC_DEADLINE_MS, writeMs: config.GRPC_WRITE_DEADLINE_MS });
   const search = createSearchClient(config.SEARCH_ADDR, secret, config.SEARCH_DEADLINE_MS);
   const reports = createReportsClient(config.REPORTS_ADDR, secret, config.GRPC_DEADLINE_MS, config.REPORT_DEADLINE_MS);
@@ -85,8 +89,8 @@ export async function startGateway(config: GatewayConfig, logger: Logger, restCo
     config: restConfig,
     rateLimitStore,
     authenticators: {
-      jwtUser: jwtUser(directory, restConfig.claim_namespace, config.AUTH_CACHE_TTL_MS),
-      jwtClient: jwtClient(directory, restConfig.claim_namespace, config.AUTH_CACHE_TTL_MS),
+      jwtUser: jwtUser(directory, restConfig.claim_namespace, config.AUTH_CACHE_TTL_MS, authChanges),
+      jwtClient: jwtClient(directory, restConfig.claim_namespace, config.AUTH_CACHE_TTL_MS, authChanges),
       directClient: directClient(directory, restConfig),
       directUser: directUser(directory),
       directWebsite: directWebsite(directory),
@@ -153,6 +157,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger, restCo
       search.close();
       reports.close();
       media.close();
+      await authListener.stop();
       await pool.end();
     },
   };

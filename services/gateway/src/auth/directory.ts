@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { TtlCache } from '@rex/cache';
+import { TtlCache, type Invalidation } from '@rex/cache';
 import type { Pool } from '@rex/db';
 import { keySet, UnreadableKeyError, type KeySet } from './keys.ts';
 import { HttpError } from '../http-error.ts';
@@ -56,19 +56,22 @@ type WebsiteRow = {
   jwt_audience: string | null;
 };
 
+/** The notification channel the auth schema's triggers announce every change on (migration 0005). */
+export const AUTH_CHANGED = 'rex_auth_changed';
+
 /** Wrong secrets a client may be sent in a minute before further attempts are refused (429) unchecked. */
 export const CLIENT_FAILURES_PER_MINUTE = 10;
 
 /** Reads websites, roles and clients from the auth schema, caching each answer for `ttlMs`. */
-export function createDirectory(db: Pool, ttlMs: number, jwksCacheMs = 10 * 60_000) {
-  const websitesByUrl = new TtlCache<Website | null>(ttlMs, 1_000);
-  const websitesById = new TtlCache<Website | null>(ttlMs, 1_000);
-  const roles = new TtlCache<number | null>(ttlMs, 50_000);
-  const clients = new TtlCache<Client | null>(ttlMs, 1_000);
-  const secrets = new TtlCache<boolean>(ttlMs, 10_000);
+export function createDirectory(db: Pool, ttlMs: number, jwksCacheMs = 10 * 60_000, changes?: Invalidation) {
+  const websitesByUrl = new TtlCache<Website | null>(ttlMs, 1_000, changes);
+  const websitesById = new TtlCache<Website | null>(ttlMs, 1_000, changes);
+  const roles = new TtlCache<number | null>(ttlMs, 50_000, changes);
+  const clients = new TtlCache<Client | null>(ttlMs, 1_000, changes);
+  const secrets = new TtlCache<boolean>(ttlMs, 10_000, changes);
   // Failed secret checks per client in the current minute: past the limit, no scrypt is run.
   const failures = new TtlCache<number>(60_000, 10_000);
-  const sharing = new TtlCache<string[]>(ttlMs, 10_000);
+  const sharing = new TtlCache<string[]>(ttlMs, 10_000, changes);
 
   async function keysOf(row: { public_key: string | null; jwks_url: string | null }): Promise<{ keys?: KeySet; badKey: boolean }> {
     try {

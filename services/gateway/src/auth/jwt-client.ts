@@ -1,4 +1,4 @@
-import { TtlCache } from '@rex/cache';
+import { TtlCache, type Invalidation } from '@rex/cache';
 import { HttpError } from '../http-error.ts';
 import type { AuthRequest, Authenticator } from './authenticate.ts';
 import { connectionCaller } from './clients.ts';
@@ -11,11 +11,11 @@ import { bearerToken, peekPayload, type JwtPayload } from './jwt.ts';
  * `iss` = `<website url>:<client username>` or by the namespaced
  * `client:username` claim beside `iss` = website url.
  */
-export function jwtClient(directory: Directory, claimNamespace: string, cacheTtlMs: number): Authenticator {
+export function jwtClient(directory: Directory, claimNamespace: string, cacheTtlMs: number, changes?: Invalidation): Authenticator {
   const clientClaim = `http://${claimNamespace}/client:username`;
   // A verified token for a connection is remembered (until it expires, and no
   // longer than the directory's cache), so repeated requests skip the lookups.
-  const admitted = new TtlCache<{ client: Client; connection: Connection }>(cacheTtlMs, 20_000);
+  const admitted = new TtlCache<{ client: Client; connection: Connection }>(cacheTtlMs, 20_000, changes);
 
   async function clientAndWebsite(payload: JwtPayload & { iss: string }): Promise<{ username: string; websiteUrl: string } | undefined> {
     const claimed = payload[clientClaim];

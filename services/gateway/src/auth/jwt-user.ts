@@ -2,7 +2,7 @@ import { HttpError } from '../http-error.ts';
 import type { Directory, TokenRules, Website } from './directory.ts';
 import { bearerToken, peekPayload, type JwtPayload } from './jwt.ts';
 import { selectScope } from './scope.ts';
-import { TtlCache } from '@rex/cache';
+import { TtlCache, type Invalidation } from '@rex/cache';
 import type { AuthRequest, Authenticator } from './authenticate.ts';
 
 
@@ -33,14 +33,14 @@ export function checkTokenRules(payload: JwtPayload, rules: TokenRules, now = Da
  * caller is that user (who needs a role on the website); without it, the
  * website anonymously.
  */
-export function jwtUser(directory: Directory, claimNamespace: string, cacheTtlMs: number): Authenticator {
+export function jwtUser(directory: Directory, claimNamespace: string, cacheTtlMs: number, changes?: Invalidation): Authenticator {
   const userClaim = `http://${claimNamespace}/user:id`;
   const scopeClaim = `http://${claimNamespace}/scope`;
   const clientClaim = `http://${claimNamespace}/client:username`;
   // A verified token is remembered (until it expires, and no longer than the
   // directory's own cache) so that a client's repeated requests pay for the
   // signature check once.
-  const verified = new TtlCache<Verified>(cacheTtlMs, 20_000);
+  const verified = new TtlCache<Verified>(cacheTtlMs, 20_000, changes);
 
   async function verify(token: string, payload: JwtPayload & { iss: string }): Promise<Verified | undefined> {
     const website = await directory.websiteByUrl(payload.iss);
