@@ -229,6 +229,15 @@ describe('search-index proxy', () => {
         },
       },
     ]);
+    // The website helpers' own read parameters reach the index as they sent them.
+    const helper = await api('POST', `${gateway.services}/es/_search?filter_path=hits.total,hits.hits._source&size=5&track_total_hits=true`, {
+      headers: { Authorization: 'USER:LEGACY:SECRET:legacy-secret' },
+      body: { query: { match_all: {} } },
+    });
+    expect(helper.status, helper.text).toBe(200);
+    const forwarded = new URL(last().url, 'http://index');
+    expect(Object.fromEntries(forwarded.searchParams)).toEqual({ filter_path: 'hits.total,hits.hits._source', size: '5', track_total_hits: 'true' });
+    expect(jsonBody().query.bool.filter[0]).toEqual({ terms: { 'metadata.website.id': [String(DEMO.websiteId)] } });
     const spread = await api('GET', `${gateway.services}/es/_search`, { headers: { Authorization: 'USER:SPREAD:SECRET:spread-secret' } });
     expect(spread.status).toBe(400);
     expect(spread.body.message).toMatch(/more than one website/);
