@@ -4,7 +4,7 @@ import { HttpError } from './http-error.ts';
 /** Child keys of a submission, per entity, and the entity each child is. */
 const CHILDREN: Record<string, Record<string, string>> = {
   sample: { samples: 'sample', occurrences: 'occurrence', media: 'sample_medium' },
-  occurrence: { media: 'occurrence_medium' },
+  occurrence: { media: 'occurrence_medium', associations: 'occurrence_association' },
   location: { media: 'location_medium' },
   survey: {},
   attribute: {},
@@ -20,6 +20,14 @@ export const RESOURCE_OF: Record<string, string> = {
   location_medium: 'location_media',
   survey: 'surveys',
 };
+
+/** Children written as plain objects of fields rather than {values: {...}} (an occurrence's associations). */
+const FLAT_CHILDREN = new Set(['occurrence_association']);
+
+function flatChild(entity: string, child: unknown): unknown {
+  if (!child || typeof child !== 'object' || Array.isArray(child)) throw new HttpError(400, { [`${entity}:values`]: 'Each association must be a JSON object of fields.' });
+  return 'values' in child ? child : { values: child };
+}
 
 function fieldValue(entity: string, key: string, value: unknown): FieldValue {
   if (value === null) return { null: true };
@@ -52,7 +60,7 @@ export function toSubmission(entity: string, body: unknown): Submission {
     const children = object[key];
     if (children === undefined) continue;
     if (!Array.isArray(children)) throw new HttpError(400, { [`${entity}:${key}`]: `${key} must be an array.` });
-    (submission as Record<string, unknown>)[key] = children.map((child) => toSubmission(childEntity, child));
+    (submission as Record<string, unknown>)[key] = children.map((child) => toSubmission(childEntity, FLAT_CHILDREN.has(childEntity) ? flatChild(childEntity, child) : child));
   }
   return submission;
 }

@@ -4,7 +4,7 @@ import { HttpError } from './http-error.ts';
 /** How much one request may submit: records in all (children and list items included), and how deep children nest. */
 export type SubmissionLimits = { maxRecords: number; maxDepth: number };
 
-const CHILD_KEYS = ['samples', 'occurrences', 'media'];
+const CHILD_KEYS = ['samples', 'occurrences', 'media', 'associations'];
 
 /**
  * Refuses a submission over the limits before anything reads it further.

@@ -20,6 +20,9 @@ import {
 import type { ReferenceData } from './db/reference-repo.ts';
 import { writeOutbox, type IdempotentSubmission } from './db/samples-repo.ts';
 import { onceForKey } from './idempotency.ts';
+import { checkAssociationTargets } from './associations.ts';
+import { planAssociations } from './domain/associations.ts';
+import { associationsOf } from './db/associations-repo.ts';
 import { withUniqueExternalKeys, type KeyUse } from './external-keys.ts';
 import {
   NOT_A_USER,
@@ -81,7 +84,8 @@ export function createOccurrences(db: Pool, reference: ReferenceData, claims: Me
     const taxa = await reference.taxa([text(tree.values, 'taxa_taxon_list_id') ?? ''].filter(Boolean).map((id) => String(parseInteger(id) ?? id)));
     const changes = planOccurrence(tree.values, taxa, await attributesOf(who.websiteId, sample.survey_id), true, errors);
     const media = tree.media.map((medium) => planMedium('occurrence', medium.values, true, errors));
-    return { sample, changes, media };
+    const associations = planAssociations(tree.associations.map((association) => association.values), errors);
+    return { sample, changes, media, associations };
   }
 
   /** New occurrences in the caller's samples, in one statement, with the files their media claim. */
@@ -92,6 +96,9 @@ export function createOccurrences(db: Pool, reference: ReferenceData, claims: Me
     return onceForKey(db, { websiteId: who.websiteId, userId: who.userId }, idempotencyKey, replay, async () => {
       const errors: Errors = {};
       const plans: Awaited<ReturnType<typeof planStandalone>>[] = [];
+      const report = (index: number, found: Errors) => {
+        for (const [field, message] of Object.entries(found)) errors[numbered ? `${index}/${field}` : field] ??= message;
+      };
       for (const [index, submission] of submissions.entries()) {
         const found: Errors = {};
         try {
@@ -100,8 +107,14 @@ export function createOccurrences(db: Pool, reference: ReferenceData, claims: Me
           if (!(error instanceof DomainError)) throw error;
           for (const violation of error.violations) found[violation.field] = violation.description;
         }
-        for (const [field, message] of Object.entries(found)) errors[numbered ? `${index}/${field}` : field] = message;
+        report(index, found);
       }
+      if (Object.keys(errors).length) throw invalid(errors);
+      await checkAssociationTargets(
+        db,
+        who,
+        plans.map((plan, index) => ({ columns: plan.changes.columns, associations: plan.associations, report: (found: Errors) => report(index, found) })),
+      );
       if (Object.keys(errors).length) throw invalid(errors);
       const uses = submissions.map((submission, index): KeyUse => ({
         entity: 'occurrence',
@@ -113,9 +126,10 @@ export function createOccurrences(db: Pool, reference: ReferenceData, claims: Me
           { pool: db },
           {
             samples: [],
-            occurrences: plans.map(({ sample, changes, media }) => ({
+            occurrences: plans.map(({ sample, changes, media, associations }) => ({
               columns: changes.columns,
               attributes: changes.attributes,
+              associations,
               media: media.map((medium) => ({ columns: columnsOf(medium) })),
               sample: { sampleId: sample.id, surveyId: sample.survey_id },
             })),
@@ -149,7 +163,12 @@ export function createOccurrences(db: Pool, reference: ReferenceData, claims: Me
       const row = await findOccurrence(db, id);
       checkOwner(row, who);
       if (!verbose) return { values: rowValues(row!), version: row!.version, attributes: {} };
-      return { values: fieldValues(row!), version: row!.version, attributes: attributeDetailsForResponse('occurrence', row!.attribute_values ?? []) };
+      return {
+        values: fieldValues(row!),
+        version: row!.version,
+        attributes: attributeDetailsForResponse('occurrence', row!.attribute_values ?? []),
+        associations: await associationsOf(db, id),
+      };
     },
 
     async list(auth: AuthContext__Output | null, filters: Record<string, string>, limit: number, offset: number) {

@@ -27,15 +27,18 @@ import { insertNewRecords, type NewOccurrence, type NewSample, type SavedSample,
 import { deleteMediaOf, findMedium } from './db/media-repo.ts';
 import { lockOccurrence } from './db/occurrences-repo.ts';
 import { withUniqueExternalKeys, type KeyUse } from './external-keys.ts';
+import { checkAssociationTargets, type AssociatingOccurrence } from './associations.ts';
+import { planAssociations, type AssociationPlan } from './domain/associations.ts';
+import type { AttributeDefinition } from './domain/attributes.ts';
 import { invisibleLocations } from './db/locations-repo.ts';
 import { MEDIA, planMedium, type MediaKind, type MediumPlan } from './domain/media.ts';
 import type { MediaClaims } from './media-claims.ts';
 import { onceForKey } from './idempotency.ts';
 
 /** A submission as the domain reads it: values and children. */
-export type Tree = { values: Values; samples: Tree[]; occurrences: Tree[]; media: Tree[] };
+export type Tree = { values: Values; samples: Tree[]; occurrences: Tree[]; media: Tree[]; associations: Tree[] };
 
-type OccurrencePlan = { changes: OccurrenceChanges; media: MediumPlan[] };
+type OccurrencePlan = { changes: OccurrenceChanges; media: MediumPlan[]; associations: AssociationPlan[] };
 
 type SamplePlan = {
   values: Values;
@@ -51,7 +54,7 @@ type ColumnsOf = (plan: MediumPlan) => Record<string, unknown>;
 export type Caller = { websiteId: string; userId: string; scope: string };
 
 /** One record as read: its values, version and, when asked for, its attribute values in detail. */
-export type RecordRead = { values: Record<string, Value>; version: string; attributes: Record<string, AttributeDetails> };
+export type RecordRead = { values: Record<string, Value>; version: string; attributes: Record<string, AttributeDetails>; associations?: Record<string, Value>[] };
 
 /**
  * The owner of samples posted without a user (websites that allow anonymous
@@ -66,6 +69,7 @@ export function toTree(submission: Submission__Output | null): Tree {
     samples: (submission?.samples ?? []).map(toTree),
     occurrences: (submission?.occurrences ?? []).map(toTree),
     media: (submission?.media ?? []).map(toTree),
+    associations: (submission?.associations ?? []).map(toTree),
   };
 }
 
@@ -134,8 +138,25 @@ function planOccurrences(tree: Tree, survey: SurveyReference | undefined, taxa: 
     if (text(occurrence.values, 'id') !== undefined) {
       errors['occurrence:id'] = 'Cannot create an occurrence with an id; update it with PUT.';
     }
-    return { changes: planOccurrence(occurrence.values, taxa, definitions, true, errors), media: planMedia('occurrence', occurrence.media, errors) };
+    return planNewOccurrence(occurrence, definitions, taxa, errors);
   });
+}
+
+function planNewOccurrence(occurrence: Tree, definitions: Map<string, AttributeDefinition>, taxa: Set<string>, errors: Errors): OccurrencePlan {
+  return {
+    changes: planOccurrence(occurrence.values, taxa, definitions, true, errors),
+    media: planMedia('occurrence', occurrence.media, errors),
+    associations: planAssociations(occurrence.associations.map((association) => association.values), errors),
+  };
+}
+
+/** The new occurrences of planned sample trees, each reporting its problems where its sample does. */
+function associatingOccurrences(plans: SamplePlan[], report: (index: number, errors: Errors) => void): AssociatingOccurrence[] {
+  const of = (plan: SamplePlan, index: number): AssociatingOccurrence[] => [
+    ...plan.occurrences.map((occurrence) => ({ columns: occurrence.changes.columns, associations: occurrence.associations, report: (errors: Errors) => report(index, errors) })),
+    ...plan.samples.flatMap((child) => of(child, index)),
+  ];
+  return plans.flatMap(of);
 }
 
 /** The locations a plan's samples name (children included). */
@@ -175,10 +196,11 @@ function toNewSample(plan: SamplePlan, columnsOf: ColumnsOf): NewSample {
   };
 }
 
-const toNewOccurrence = ({ changes, media }: OccurrencePlan, columnsOf: ColumnsOf): NewOccurrence => ({
+const toNewOccurrence = ({ changes, media, associations }: OccurrencePlan, columnsOf: ColumnsOf): NewOccurrence => ({
   columns: changes.columns,
   attributes: changes.attributes,
   media: media.map((medium) => ({ columns: columnsOf(medium) })),
+  associations,
 });
 
 /** Saved media as children of a write's answer. */
@@ -290,6 +312,14 @@ type StoredSamplePlan = {
   newMedia: MediumPlan[];
 };
 
+/** The new occurrences anywhere in a planned update (under stored and new samples alike). */
+function freshOccurrencesOf(plan: StoredSamplePlan, report: (errors: Errors) => void): AssociatingOccurrence[] {
+  return [
+    ...plan.occurrences.flatMap((child) => (child.fresh ? [{ columns: child.fresh.changes.columns, associations: child.fresh.associations, report }] : [])),
+    ...plan.samples.flatMap((child) => (child.stored ? freshOccurrencesOf(child.stored, report) : associatingOccurrences([child.fresh!], (_, found) => report(found)))),
+  ];
+}
+
 /** The new media of a PUT's tree (those without an id), everywhere in it: what the write claims. */
 export function newMediaOf(tree: Tree): MediumPlan[] {
   const fresh = (media: Tree[]) => media.filter((medium) => text(medium.values, 'id') === undefined);
@@ -383,6 +413,7 @@ export function createSamples(db: Pool, reference: ReferenceData, claims: MediaC
         return plan;
       });
       for (const [index, plan] of plans.entries()) await checkLocations(db, plannedLocations(plan), who, (found) => keyed(index, found));
+      await checkAssociationTargets(db, { websiteId: who.websiteId, userId: author.createdById }, associatingOccurrences(plans, keyed));
       if (Object.keys(errors).length) throw invalid(errors);
       const uses = trees.flatMap((tree, index) => keyUsesOf(tree, undefined, numbered ? `${index}/` : ''));
       return withUniqueExternalKeys(db, who.websiteId, uses, () =>
@@ -428,7 +459,7 @@ export function createSamples(db: Pool, reference: ReferenceData, claims: MediaC
     for (const occurrence of tree.occurrences) {
       const childId = text(occurrence.values, 'id');
       if (childId === undefined) {
-        occurrences.push({ fresh: { changes: planOccurrence(occurrence.values, taxa, survey?.attributes.occurrence ?? new Map(), true, errors), media: planMedia('occurrence', occurrence.media, errors) } });
+        occurrences.push({ fresh: planNewOccurrence(occurrence, survey?.attributes.occurrence ?? new Map(), taxa, errors) });
         continue;
       }
       const stored = /^[1-9]\d{0,17}$/.test(childId) ? await lockOccurrence(client, childId) : undefined;
@@ -569,6 +600,7 @@ export function createSamples(db: Pool, reference: ReferenceData, claims: MediaC
             checkVersion(locked!.version, ifMatch);
             const errors: Errors = {};
             const plan = await planStoredSample(client, who, tree, locked!, surveys, taxa, errors);
+            await checkAssociationTargets(client, who, freshOccurrencesOf(plan, (found) => addErrors(errors, found)));
             if (Object.keys(errors).length) throw invalid(errors);
             return saveStoredSample(client, who, plan, columnsOf, claimId);
           }),

@@ -1,7 +1,7 @@
 import { withTransaction, type Pool } from '@rex/db';
 import type { Logger } from '@rex/logger';
 import { prom, use } from '@rex/telemetry';
-import { refreshComments, refreshLocations, refreshOccurrences, refreshOccurrencesOfSamples, refreshSamples } from './db/read-model.ts';
+import { refreshAssociations, refreshComments, refreshLocations, refreshOccurrences, refreshOccurrencesOfSamples, refreshSamples } from './db/read-model.ts';
 
 const eventsApplied = use(new prom.Counter({ name: 'reports_projector_events_applied_total', help: 'Outbox events applied to the read model', registers: [] }));
 const eventsBehind = use(new prom.Gauge({ name: 'reports_projector_events_behind', help: 'Outbox events not yet applied', registers: [] }));
@@ -47,6 +47,7 @@ export async function applyBatch(db: Pool, batchSize: number): Promise<number> {
     await refreshOccurrencesOfSamples(client, samples);
     await refreshLocations(client, idsOf('location'));
     await refreshComments(client, idsOf('occurrence_comment'));
+    await refreshAssociations(client, idsOf('occurrence_association'));
     const last = events[events.length - 1];
     await client.query("UPDATE reports.projector_cursor SET txid = $1::xid8, event_id = $2, applied_on = now() WHERE name = 'outbox'", [
       last.txid,

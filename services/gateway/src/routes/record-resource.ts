@@ -80,7 +80,11 @@ const verboseParameter: Parameter = {
 export type RecordCalls = {
   list: (auth: AuthContext, filters: Record<string, string>, limit: number, offset: number) => Promise<{ rows: { values: Values }[]; more: boolean }>;
   create: (auth: AuthContext, submission: Submission, idempotencyKey: string) => Promise<{ saved: SavedRecord__Output | null }>;
-  get: (auth: AuthContext, id: string, verbose: boolean) => Promise<{ values: Values; version: string; attributes?: AttributeDetails }>;
+  get: (
+    auth: AuthContext,
+    id: string,
+    verbose: boolean,
+  ) => Promise<{ values: Values; version: string; attributes?: AttributeDetails; associations?: { values: Values }[] }>;
   update: (auth: AuthContext, id: string, submission: Submission, ifMatch: string[]) => Promise<{ saved: SavedRecord__Output | null }>;
   remove: (auth: AuthContext, id: string, ifMatch: string[]) => Promise<unknown>;
   /** Several records in one request (`POST /<resource>/list`), saved all or none. */
@@ -155,14 +159,16 @@ export function recordResourceRoutes(spec: {
       responses: { 200: `The ${noun}: values holds every field as a string or null; ETag its version`, 304: 'Not modified (If-None-Match)', 403: `Another user's ${noun}`, 404: `No such ${noun}` },
       handler: async (req, res) => {
         const verbose = Boolean(spec.verbose) && req.query.verbose !== undefined;
-        const { values, version, attributes } = await backend('records', calls.get(auth(req), recordId(req), verbose));
+        const { values, version, attributes, associations } = await backend('records', calls.get(auth(req), recordId(req), verbose));
         res.set('ETag', etag(version));
         const held = entityTags(req.get('if-none-match'));
         if (held.includes(version) || held.includes('*')) {
           res.status(304).end();
           return;
         }
-        res.json({ values: { ...fromFieldValues(values), ...verboseAttributes(attributes ?? {}) } });
+        const body: Record<string, unknown> = { values: { ...fromFieldValues(values), ...verboseAttributes(attributes ?? {}) } };
+        if (verbose && associations) body.associations = associations.map((association) => fromFieldValues(association.values));
+        res.json(body);
       },
     },
     {

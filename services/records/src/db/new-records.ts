@@ -1,5 +1,6 @@
 import type { Pool, PoolClient } from '@rex/db';
 import { withTransaction } from '@rex/db';
+import type { AssociationPlan } from '../domain/associations.ts';
 import type { AttributeValue } from '../domain/attributes.ts';
 import type { Column } from '../domain/fields.ts';
 import { isLink } from '../domain/external-media.ts';
@@ -9,7 +10,14 @@ import { iso } from './sql.ts';
 /** A medium's columns, including the path and media type of its claimed file or link. */
 export type NewMedium = { columns: Column };
 /** A new occurrence; `sample` places it in an existing sample other than the write's parent. */
-export type NewOccurrence = { columns: Column; attributes: AttributeValue[]; media?: NewMedium[]; sample?: { sampleId: string; surveyId: string } };
+export type NewOccurrence = {
+  columns: Column;
+  attributes: AttributeValue[];
+  media?: NewMedium[];
+  sample?: { sampleId: string; surveyId: string };
+  /** Checked to name an existing own occurrence or another new one of the write (see associations.ts). */
+  associations?: AssociationPlan[];
+};
 export type NewSample = { columns: Column; attributes: AttributeValue[]; occurrences: NewOccurrence[]; samples: NewSample[]; media?: NewMedium[] };
 export type NewLocation = { columns: Column; attributes: AttributeValue[]; media: NewMedium[] };
 /** A medium added on its own to an existing record. */
@@ -104,14 +112,21 @@ class StatementBuilder {
   }
 }
 
-type Counts = { samples: number; occurrences: number; locations: number } & Record<MediaKind, number>;
+type Counts = { samples: number; occurrences: number; locations: number; associations: number } & Record<MediaKind, number>;
+
+function countOccurrences(occurrences: NewOccurrence[], into: Counts): void {
+  into.occurrences += occurrences.length;
+  for (const occurrence of occurrences) {
+    into.occurrence += occurrence.media?.length ?? 0;
+    into.associations += occurrence.associations?.length ?? 0;
+  }
+}
 
 function countTree(samples: NewSample[], into: Counts): Counts {
   for (const sample of samples) {
     into.samples += 1;
     into.sample += sample.media?.length ?? 0;
-    into.occurrences += sample.occurrences.length;
-    into.occurrence += sample.occurrences.reduce((total, occurrence) => total + (occurrence.media?.length ?? 0), 0);
+    countOccurrences(sample.occurrences, into);
     countTree(sample.samples, into);
   }
   return into;
@@ -142,9 +157,8 @@ export async function insertNewRecords(
   writer: Writer,
   idempotency?: { key: string; requestHash: string },
 ): Promise<SavedTree & { stamp: string; version: string }> {
-  const totals = countTree(input.samples, { samples: 0, occurrences: 0, locations: 0, sample: 0, occurrence: 0, location: 0 });
-  totals.occurrences += input.occurrences.length;
-  totals.occurrence += input.occurrences.reduce((total, occurrence) => total + (occurrence.media?.length ?? 0), 0);
+  const totals = countTree(input.samples, { samples: 0, occurrences: 0, locations: 0, associations: 0, sample: 0, occurrence: 0, location: 0 });
+  countOccurrences(input.occurrences, totals);
   totals.locations += input.locations?.length ?? 0;
   totals.location += input.locations?.reduce((total, location) => total + location.media.length, 0) ?? 0;
   for (const medium of input.media ?? []) totals[medium.kind] += 1;
@@ -156,13 +170,14 @@ export async function insertNewRecords(
     MEDIA.sample.sequence,
     MEDIA.occurrence.sequence,
     MEDIA.location.sequence,
+    'records.occurrence_associations_id_seq',
   ];
   const { rows } = await db.query<Record<string, string[]>>({
     name: 'allocate-ids',
     text: `SELECT ${sequences.map((sequence, i) => `ARRAY(SELECT nextval('${sequence}')::text FROM generate_series(1, $${i + 1}::int)) AS ids${i}`).join(', ')}`,
-    values: [totals.samples, totals.occurrences, totals.locations, totals.sample, totals.occurrence, totals.location],
+    values: [totals.samples, totals.occurrences, totals.locations, totals.sample, totals.occurrence, totals.location, totals.associations],
   });
-  const [sampleIds, occurrenceIds, locationIds, sampleMediaIds, occurrenceMediaIds, locationMediaIds] = sequences.map((_, i) => rows[0][`ids${i}`].values());
+  const [sampleIds, occurrenceIds, locationIds, sampleMediaIds, occurrenceMediaIds, locationMediaIds, associationIds] = sequences.map((_, i) => rows[0][`ids${i}`].values());
   const mediaIds: Record<MediaKind, Iterator<string>> = { sample: sampleMediaIds, occurrence: occurrenceMediaIds, location: locationMediaIds };
   const builder = new StatementBuilder();
   const owner = { website_id: writer.websiteId, created_by_id: writer.createdById, updated_by_id: writer.createdById };
@@ -177,6 +192,9 @@ export async function insertNewRecords(
   };
 
   const occurrenceMedia: Record<string, string[]> = {};
+  // Associations go in once every new occurrence has its id, as they may point at any of them.
+  const associating: { fromId: string; surveyId: string; plans: AssociationPlan[] }[] = [];
+  const idsByKey = new Map<string, string>();
   const addOccurrences = (occurrences: NewOccurrence[], parentSampleId?: string, parentSurveyId?: string): string[] =>
     occurrences.map((occurrence) => {
       const sampleId = occurrence.sample?.sampleId ?? parentSampleId!;
@@ -185,6 +203,8 @@ export async function insertNewRecords(
       builder.insert('records.occurrences', { ...occurrence.columns, ...owner, id, sample_id: sampleId });
       builder.attribute('occurrence', id, occurrence.attributes);
       builder.event('occurrence', id, surveyId);
+      if (typeof occurrence.columns.external_key === 'string') idsByKey.set(occurrence.columns.external_key, id);
+      if (occurrence.associations?.length) associating.push({ fromId: id, surveyId, plans: occurrence.associations });
       if (occurrence.media?.length) occurrenceMedia[id] = occurrence.media.map((medium) => addMedium('occurrence', id, surveyId, medium));
       builder.maybeFlush(writer);
       return id;
@@ -220,6 +240,22 @@ export async function insertNewRecords(
   const samples = input.samples.map((sample) => addSample(sample, input.parent?.sampleId ?? null));
   const locations = (input.locations ?? []).map(addLocation);
   const media = (input.media ?? []).map((medium) => addMedium(medium.kind, medium.parentId, medium.surveyId, medium));
+  for (const { fromId, surveyId, plans } of associating) {
+    for (const plan of plans) {
+      const id = associationIds.next().value as string;
+      const toId = plan.toId ?? idsByKey.get(plan.toKey!)!;
+      builder.insert('records.occurrence_associations', {
+        id,
+        from_occurrence_id: fromId,
+        to_occurrence_id: toId,
+        association_type_id: plan.typeId,
+        comment: plan.comment,
+        ...owner,
+      });
+      builder.event('occurrence_association', id, surveyId);
+    }
+    builder.maybeFlush(writer);
+  }
   const tree: SavedTree = { samples, occurrences, occurrenceMedia, locations, locationMedia, media };
   if (idempotency) builder.idempotency(writer, idempotency.key, idempotency.requestHash, tree);
   builder.flush(writer);

@@ -37,7 +37,12 @@ export function occurrenceHandlers(occurrences: Occurrences, logger: Logger): Oc
     })),
     GetOccurrence: unary<GetOccurrenceRequest__Output, GetOccurrenceResponse>(SERVICE, 'GetOccurrence', logger, async (request) => {
       const occurrence = await occurrences.get(request.auth, recordId(request.id), request.verbose);
-      return { values: toFieldValues(occurrence.values), version: occurrence.version, attributes: toAttributeDetails(occurrence.attributes) };
+      return {
+        values: toFieldValues(occurrence.values),
+        version: occurrence.version,
+        attributes: toAttributeDetails(occurrence.attributes),
+        associations: (occurrence.associations ?? []).map((association) => ({ values: toFieldValues(association) })),
+      };
     }),
     ListOccurrences: unary<ListOccurrencesRequest__Output, ListOccurrencesResponse>(SERVICE, 'ListOccurrences', logger, async (request) => {
       const limit = Math.min(Math.max(request.limit || 100, 1), 1000);

@@ -128,6 +128,17 @@ export async function refreshLocations(client: PoolClient, ids: string[]): Promi
   );
 }
 
+export async function refreshAssociations(client: PoolClient, ids: string[]): Promise<void> {
+  await refresh(
+    client,
+    'occurrence_associations',
+    ids,
+    `SELECT a.id, a.from_occurrence_id, a.to_occurrence_id, a.association_type_id, a.comment, a.website_id, a.created_by_id, a.created_on, a.updated_on
+       FROM records.occurrence_associations a
+      WHERE a.id = ANY($1::bigint[]) AND NOT a.deleted`,
+  );
+}
+
 export async function refreshComments(client: PoolClient, ids: string[]): Promise<void> {
   await refresh(
     client,

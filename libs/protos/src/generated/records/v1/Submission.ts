@@ -8,6 +8,7 @@ export interface Submission {
   'samples'?: (_records_v1_Submission)[];
   'occurrences'?: (_records_v1_Submission)[];
   'media'?: (_records_v1_Submission)[];
+  'associations'?: (_records_v1_Submission)[];
 }
 
 export interface Submission__Output {
@@ -15,4 +16,5 @@ export interface Submission__Output {
   'samples': (_records_v1_Submission__Output)[];
   'occurrences': (_records_v1_Submission__Output)[];
   'media': (_records_v1_Submission__Output)[];
+  'associations': (_records_v1_Submission__Output)[];
 }
