@@ -76,7 +76,11 @@ RUN pnpm install --offline --prod --frozen-lockfile --store-dir /pnpm/store --re
 # Debian slim with the node binary of node:24-bookworm-slim and nothing else of
 # it: npm, which the image never runs, would add 19 MB (a layer cannot take
 # away what a lower one holds). Same Debian release and C++ runtime as the
-# build stages, whose native code (none today) would run here as it is.
+# build stages, whose native code runs here as it is: the media image's sharp
+# loads its prebuilt libvips (@img/sharp-linux-x64 and
+# @img/sharp-libvips-linux-x64, glibc x64 packages `pnpm fetch` takes from the
+# lockfile for this platform); with S3 storage the media service copies an
+# image to /tmp while it makes its smaller images.
 FROM debian:bookworm-slim AS runtime
 COPY --from=node:24-bookworm-slim /usr/local/bin/node /usr/local/bin/node
 RUN groupadd --gid 10001 rex \

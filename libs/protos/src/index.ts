@@ -94,6 +94,9 @@ export type { DownloadRequest, DownloadRequest__Output } from './generated/media
 export type { DownloadOf, DownloadOf__Output } from './generated/media/v1/DownloadOf.ts';
 export type { ForgetRequest, ForgetRequest__Output } from './generated/media/v1/ForgetRequest.ts';
 export type { DownloadChunk, DownloadChunk__Output } from './generated/media/v1/DownloadChunk.ts';
+export type { DownloadHead, DownloadHead__Output } from './generated/media/v1/DownloadHead.ts';
+export type { ByteRange, ByteRange__Output } from './generated/media/v1/ByteRange.ts';
+export type { FileVariant } from './generated/media/v1/FileVariant.ts';
 export type { MediaParent } from './generated/records/v1/MediaParent.ts';
 export type { CreateMediumRequest__Output } from './generated/records/v1/CreateMediumRequest.ts';
 export type { CreateMediumResponse, CreateMediumResponse__Output } from './generated/records/v1/CreateMediumResponse.ts';

@@ -72,6 +72,8 @@ const RestConfigSchema = z
       .object({ max_upload_size: z.number().int().positive().optional(), allowed_file_types: z.array(z.string()).optional() })
       .strict()
       .optional(),
+    // Stored files at <base>/upload/<name> and queued ones at <base>/upload-queue/<name>, without credentials.
+    media: z.object({ public_files: z.boolean().default(true) }).strict().default({ public_files: true }),
   })
   .strict();
 

@@ -21,6 +21,9 @@ export const MediaEnv = GrpcServiceEnv.extend({
   MEDIA_DELETED_GRACE_S: z.coerce.number().int().min(0).default(7 * 86_400).describe('how long the file of a deleted medium is kept (unserved) before it is removed'),
   MEDIA_SWEEP_INTERVAL_MS: z.coerce.number().int().min(100).default(60_000).describe('how often expired uploads are deleted'),
   MEDIA_UPLOAD_QUOTA_BYTES_PER_HOUR: z.coerce.number().int().min(1).default(512 * 1024 * 1024).describe('bytes one uploader (a user, or a website without one) may upload per hour; beyond it uploads are 429'),
+  MEDIA_THUMB_SIZE: z.coerce.number().int().min(16).max(4096).default(100).describe('longest side, in pixels, of the thumb- image made of each stored image'),
+  MEDIA_MED_SIZE: z.coerce.number().int().min(16).max(8192).default(500).describe('longest side, in pixels, of the med- image made of each stored image'),
+  MEDIA_IMAGE_MAX_PIXELS: z.coerce.number().int().min(1).default(100_000_000).describe('images of more pixels (width × height) get no smaller images: they are not decoded at all'),
   DB_POOL_MAX: z.coerce.number().int().min(1).default(10).describe('largest number of database connections'),
 });
 

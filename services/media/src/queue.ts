@@ -2,14 +2,25 @@ import { Readable } from 'node:stream';
 import type { Pool } from '@rex/db';
 import { DomainError, forbidden, grpc, invalid, notFound } from '@rex/grpc';
 import type { AuthContext__Output } from '@rex/protos';
-import { SNIFF_BYTES, detectType, isQueuedName, queueKey, queuedName, storedKey, type QueueLimits } from './domain/file-types.ts';
-import { bytesUploadedLastHour, deleteExpired, deleteForgotten, markForgotten, findFile, insertFile, lockClaimable, lockFiles, markClaimed, releaseClaim, reserveFiles, withTransaction, type FileRow } from './db/files-repo.ts';
+import { resolveRange, etagOf, type RangeAsked } from './domain/byte-range.ts';
+import { SNIFF_BYTES, VARIANTS, detectType, isQueuedName, queueKey, queuedName, storedKey, variantKey, type QueueLimits, type Variant } from './domain/file-types.ts';
+import { bytesUploadedLastHour, deleteExpired, deleteForgotten, markForgotten, markVariants, findFile, insertFile, lockClaimable, lockFiles, markClaimed, releaseClaim, reserveFiles, variantsDue, withTransaction, type FileRow } from './db/files-repo.ts';
 import type { Storage } from './storage/storage.ts';
+import type { VariantMaker } from './variants.ts';
 
 export type UploadHeader = { auth: AuthContext__Output | null; field: string; filename: string };
 export type Lifetimes = { queueSeconds: number; reserveSeconds: number; deletedGraceSeconds: number };
 /** Bytes one uploader may upload per hour. */
 export type Quota = { bytesPerHour: number };
+/**
+ * Which file a download may serve: a queued upload to its uploader, a
+ * medium's file to a caller records let read it, or either to anyone who
+ * has its name (when public files are on).
+ */
+export type DownloadOf = 'upload' | 'medium' | 'public-upload' | 'public-medium';
+export type DownloadOptions = { variant?: Variant; range?: RangeAsked; rangeIfEtag?: string; headOnly?: boolean };
+/** Seconds a claimed file waits before the sweep makes its variants (the confirmation makes them first). */
+const VARIANTS_DUE_AFTER_S = 60;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -39,7 +50,28 @@ function refusal(row: FileRow | undefined, who: Who, claimId: string, name: stri
 }
 
 /** The media queue: uploads, claims by submissions, downloads and the expiry of unclaimed files. */
-export function createMediaQueue(db: Pool, storage: Storage, limits: QueueLimits, lifetimes: Lifetimes, quota: Quota) {
+export function createMediaQueue(
+  db: Pool,
+  storage: Storage,
+  limits: QueueLimits,
+  lifetimes: Lifetimes,
+  quota: Quota,
+  variants: VariantMaker,
+  { publicFiles }: { publicFiles: boolean },
+) {
+  let backfilling = false;
+  async function makeVariants(name: string, contentType: string): Promise<void> {
+    const outcome = await variants.make(name, contentType);
+    if (outcome !== 'later') await markVariants(db, name, outcome);
+  }
+
+  /** The storage keys a file served as `of` may be found under, in order. */
+  function locate(row: FileRow, of: DownloadOf, variant: Variant | undefined): string[] {
+    if (variant) return row.state === 'claimed' && of !== 'upload' && of !== 'public-upload' ? [variantKey(row.name, variant)] : [];
+    // A confirmation may be moving the file into storage at this moment: look in both places.
+    return row.state === 'queued' ? [queueKey(row.name), storedKey(row.name)] : [storedKey(row.name)];
+  }
+
   return {
     /** Checks the file's type from its first bytes, then streams it into the queue, counting its size. */
     async upload(header: UploadHeader, data: AsyncIterable<Buffer>) {
@@ -115,18 +147,21 @@ export function createMediaQueue(db: Pool, storage: Storage, limits: QueueLimits
      */
     async confirm(claimId: string, names: string[]) {
       if (!UUID.test(claimId)) throw invalid({ claim_id: 'Must be a UUID.' });
-      return withTransaction(db, async (client) => {
+      const answer = await withTransaction(db, async (client) => {
         const rows = await lockClaimable(client, claimId, names.filter(isQueuedName));
-        const moved: string[] = [];
+        const moved: { name: string; contentType: string }[] = [];
         for (const row of rows.filter((candidate) => candidate.state === 'queued')) {
           if (!(await storage.exists(queueKey(row.name))) && !(await storage.exists(storedKey(row.name)))) continue;
           await storage.move(queueKey(row.name), storedKey(row.name));
-          moved.push(row.name);
+          moved.push({ name: row.name, contentType: row.content_type });
         }
-        if (moved.length) await markClaimed(client, moved, claimId);
-        const claimed = [...rows.filter((row) => row.state === 'claimed').map((row) => row.name), ...moved];
-        return { files: moved.length, names: claimed };
+        if (moved.length) await markClaimed(client, moved.map((file) => file.name), claimId);
+        const claimed = [...rows.filter((row) => row.state === 'claimed').map((row) => row.name), ...moved.map((file) => file.name)];
+        return { files: moved.length, names: claimed, moved };
       });
+      // The smaller images are made after the answer; the sweep makes any a stop or a storage failure left out.
+      for (const file of answer.moved) makeVariants(file.name, file.contentType).catch(() => undefined);
+      return { files: answer.files, names: answer.names };
     },
 
     async release(claimId: string) {
@@ -134,24 +169,47 @@ export function createMediaQueue(db: Pool, storage: Storage, limits: QueueLimits
       return releaseClaim(db, claimId);
     },
 
-    /** A queued or stored file, to callers of the website it was uploaded to. */
     /**
      * A file: a still-queued upload, only to the website and user that
-     * uploaded it; or the stored file of a medium, which records has already
-     * found the caller may read (of: 'medium').
+     * uploaded it; the stored file of a medium, which records has already
+     * found the caller may read (of: 'medium'); or, when public files are on,
+     * a queued upload or a medium's file to anyone who names it. A variant
+     * (`thumb`, `med`) of a stored image is served as its file is. The head
+     * says what is served; `content` is absent for head-only calls and
+     * ranges outside the file.
      */
-    async download(auth: AuthContext__Output | null, name: string, of: 'upload' | 'medium') {
-      const who = uploader(auth);
+    async download(auth: AuthContext__Output | null, name: string, of: DownloadOf, options: DownloadOptions = {}) {
+      const isPublic = of === 'public-upload' || of === 'public-medium';
+      if (isPublic && !publicFiles) throw notFound();
+      const who = isPublic ? undefined : uploader(auth);
       const row = isQueuedName(name) ? await findFile(db, name) : undefined;
-      if (!row || row.website_id !== who.websiteId) throw notFound();
-      if (row.forgotten) throw notFound();
-      if (of === 'upload' && (row.state !== 'queued' || row.expired || row.user_id !== who.userId)) throw notFound();
+      if (!row || row.forgotten) throw notFound();
+      if (who && row.website_id !== who.websiteId) throw notFound();
+      const queuedUpload = row.state === 'queued' && !row.expired;
+      if (of === 'upload' && (!queuedUpload || row.user_id !== who!.userId)) throw notFound();
+      if (of === 'public-upload' && !queuedUpload) throw notFound();
       // A medium's file is claimed, or being confirmed for the claim that saved the medium.
-      if (of === 'medium' && row.state !== 'claimed' && row.claim_id === null) throw notFound();
-      // A confirmation may be moving the file into storage at this moment: look in both places.
-      const content = row.state === 'queued' ? ((await storage.read(queueKey(name))) ?? (await storage.read(storedKey(name)))) : await storage.read(storedKey(name));
-      if (!content) throw notFound();
-      return { contentType: row.content_type, size: Number(row.size), content };
+      if ((of === 'medium' || of === 'public-medium') && row.state !== 'claimed' && row.claim_id === null) throw notFound();
+      for (const key of locate(row, of, options.variant)) {
+        const found = await storage.stat(key);
+        if (!found) continue;
+        const etag = etagOf(key, found.size, found.modified);
+        const wanted = options.range && (!options.rangeIfEtag || options.rangeIfEtag === etag) ? resolveRange(options.range, found.size) : undefined;
+        const span = wanted === 'unsatisfiable' ? undefined : wanted;
+        const head = {
+          contentType: row.content_type,
+          size: span ? span.end - span.start + 1 : wanted === 'unsatisfiable' ? 0 : found.size,
+          totalSize: found.size,
+          etag,
+          partial: span !== undefined,
+          first: span?.start ?? 0,
+          unsatisfiable: wanted === 'unsatisfiable',
+        };
+        if (options.headOnly || head.unsatisfiable) return { head };
+        const content = await storage.read(key, span);
+        if (content) return { head, content };
+      }
+      throw notFound();
     },
 
     /** The media naming these files were deleted: they are no longer served, and go after the grace period. */
@@ -160,7 +218,11 @@ export function createMediaQueue(db: Pool, storage: Storage, limits: QueueLimits
       return { files: forgotten.length, names: forgotten };
     },
 
-    /** Deletes expired uploads nobody claimed, and the files of deleted media past their grace period; returns how many. */
+    /**
+     * Deletes expired uploads nobody claimed, and the files of deleted media
+     * past their grace period (returns how many); then makes the variants
+     * that stored images still lack.
+     */
     async sweep(batch = 100): Promise<number> {
       let total = 0;
       for (;;) {
@@ -171,11 +233,23 @@ export function createMediaQueue(db: Pool, storage: Storage, limits: QueueLimits
       for (;;) {
         const deleted = await deleteForgotten(db, lifetimes.deletedGraceSeconds, batch, (names) =>
           // A file forgotten while its confirmation was under way may still be in the queue.
-          Promise.all(names.flatMap((name) => [storage.remove(storedKey(name)), storage.remove(queueKey(name))])).then(() => undefined),
+          Promise.all(
+            names.flatMap((name) => [storage.remove(storedKey(name)), storage.remove(queueKey(name)), ...VARIANTS.map((variant) => storage.remove(variantKey(name, variant)))]),
+          ).then(() => undefined),
         );
         total += deleted;
-        if (deleted < batch) return total;
+        if (deleted < batch) break;
       }
+      // Sweeps may overlap when images are slow to make: one works through the due ones.
+      if (!backfilling) {
+        backfilling = true;
+        try {
+          for (const file of await variantsDue(db, VARIANTS_DUE_AFTER_S, batch)) await makeVariants(file.name, file.content_type);
+        } finally {
+          backfilling = false;
+        }
+      }
+      return total;
     },
   };
 }

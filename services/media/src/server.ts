@@ -12,6 +12,7 @@ import { createMediaQueue } from './queue.ts';
 import { localStorage } from './storage/local.ts';
 import { s3Storage } from './storage/s3.ts';
 import type { Storage } from './storage/storage.ts';
+import { createVariantMaker } from './variants.ts';
 
 export const SERVICE_NAME = 'media.v1.MediaService';
 
@@ -30,11 +31,17 @@ function storageOf(config: MediaConfig): Storage {
  */
 export async function startMediaServer(config: MediaConfig, restConfig: RestConfig, logger: Logger) {
   const pool: Pool = createPool(config.DATABASE_URL, { max: config.DB_POOL_MAX, applicationName: 'rex-media', scope: currentCall });
-  const queue = createMediaQueue(pool, storageOf(config), queueLimits(restConfig.media_queue), {
-    queueSeconds: config.MEDIA_QUEUE_TTL_S,
-    reserveSeconds: config.MEDIA_RESERVE_TTL_S,
-    deletedGraceSeconds: config.MEDIA_DELETED_GRACE_S,
-  }, { bytesPerHour: config.MEDIA_UPLOAD_QUOTA_BYTES_PER_HOUR });
+  const storage = storageOf(config);
+  const variants = createVariantMaker(storage, { thumb: config.MEDIA_THUMB_SIZE, med: config.MEDIA_MED_SIZE }, config.MEDIA_IMAGE_MAX_PIXELS, logger);
+  const queue = createMediaQueue(
+    pool,
+    storage,
+    queueLimits(restConfig.media_queue),
+    { queueSeconds: config.MEDIA_QUEUE_TTL_S, reserveSeconds: config.MEDIA_RESERVE_TTL_S, deletedGraceSeconds: config.MEDIA_DELETED_GRACE_S },
+    { bytesPerHour: config.MEDIA_UPLOAD_QUOTA_BYTES_PER_HOUR },
+    variants,
+    { publicFiles: restConfig.media.public_files },
+  );
   const server = await startGrpcServer({
     secret: callSecret(config.INTERNAL_AUTH_SECRET),
     host: config.GRPC_HOST,

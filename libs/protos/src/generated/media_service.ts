@@ -3,6 +3,7 @@ import type { EnumTypeDefinition, MessageTypeDefinition } from '@grpc/proto-load
 
 import type { AuthContext as _common_v1_AuthContext, AuthContext__Output as _common_v1_AuthContext__Output } from './common/v1/AuthContext.ts';
 import type { ClientConnection as _common_v1_ClientConnection, ClientConnection__Output as _common_v1_ClientConnection__Output } from './common/v1/ClientConnection.ts';
+import type { ByteRange as _media_v1_ByteRange, ByteRange__Output as _media_v1_ByteRange__Output } from './media/v1/ByteRange.ts';
 import type { ClaimRequest as _media_v1_ClaimRequest, ClaimRequest__Output as _media_v1_ClaimRequest__Output } from './media/v1/ClaimRequest.ts';
 import type { ClaimResponse as _media_v1_ClaimResponse, ClaimResponse__Output as _media_v1_ClaimResponse__Output } from './media/v1/ClaimResponse.ts';
 import type { DownloadChunk as _media_v1_DownloadChunk, DownloadChunk__Output as _media_v1_DownloadChunk__Output } from './media/v1/DownloadChunk.ts';
@@ -33,12 +34,14 @@ export interface ProtoGrpcType {
   }
   media: {
     v1: {
+      ByteRange: MessageTypeDefinition<_media_v1_ByteRange, _media_v1_ByteRange__Output>
       ClaimRequest: MessageTypeDefinition<_media_v1_ClaimRequest, _media_v1_ClaimRequest__Output>
       ClaimResponse: MessageTypeDefinition<_media_v1_ClaimResponse, _media_v1_ClaimResponse__Output>
       DownloadChunk: MessageTypeDefinition<_media_v1_DownloadChunk, _media_v1_DownloadChunk__Output>
       DownloadHead: MessageTypeDefinition<_media_v1_DownloadHead, _media_v1_DownloadHead__Output>
       DownloadOf: EnumTypeDefinition
       DownloadRequest: MessageTypeDefinition<_media_v1_DownloadRequest, _media_v1_DownloadRequest__Output>
+      FileVariant: EnumTypeDefinition
       ForgetRequest: MessageTypeDefinition<_media_v1_ForgetRequest, _media_v1_ForgetRequest__Output>
       MediaService: SubtypeConstructor<typeof grpc.Client, _media_v1_MediaServiceClient> & { service: _media_v1_MediaServiceDefinition }
       QueuedFile: MessageTypeDefinition<_media_v1_QueuedFile, _media_v1_QueuedFile__Output>

@@ -76,9 +76,9 @@ export async function reserveFiles(client: PoolClient, names: string[], claimId:
  * claimed by it before), and those still queued and free (its reservation ran
  * out before the confirmation came, and no one else took them).
  */
-export async function lockClaimable(client: PoolClient, claimId: string, names: string[]): Promise<{ name: string; state: 'queued' | 'claimed' }[]> {
-  const { rows } = await client.query<{ name: string; state: 'queued' | 'claimed' }>(
-    `SELECT name, state FROM media.files
+export async function lockClaimable(client: PoolClient, claimId: string, names: string[]): Promise<{ name: string; state: 'queued' | 'claimed'; content_type: string }[]> {
+  const { rows } = await client.query<{ name: string; state: 'queued' | 'claimed'; content_type: string }>(
+    `SELECT name, state, content_type FROM media.files
       WHERE name = ANY($2::text[])
         AND (claim_id = $1 OR (state = 'queued' AND (reserved_until IS NULL OR reserved_until < now())))
       ORDER BY name FOR UPDATE`,
@@ -92,6 +92,26 @@ export async function markClaimed(client: PoolClient, names: string[], claimId: 
     `UPDATE media.files SET state = 'claimed', claimed_on = now(), claim_id = $2, reserved_until = NULL WHERE name = ANY($1::text[])`,
     [names, claimId],
   );
+}
+
+/** What became of the smaller images of a stored file. */
+export async function markVariants(db: Pool, name: string, variants: 'made' | 'none'): Promise<void> {
+  await db.query('UPDATE media.files SET variants = $2 WHERE name = $1', [name, variants]);
+}
+
+/**
+ * Stored files whose smaller images were not made (the service stopped
+ * first, storage failed, or they were claimed before variants existed),
+ * claimed at least `olderThanSeconds` ago so a confirmation's own making goes first.
+ */
+export async function variantsDue(db: Pool, olderThanSeconds: number, limit: number): Promise<{ name: string; content_type: string }[]> {
+  const { rows } = await db.query<{ name: string; content_type: string }>(
+    `SELECT name, content_type FROM media.files
+      WHERE state = 'claimed' AND variants IS NULL AND deleted_on IS NULL AND claimed_on < now() - make_interval(secs => $1)
+      ORDER BY claimed_on LIMIT $2`,
+    [olderThanSeconds, limit],
+  );
+  return rows;
 }
 
 export async function releaseClaim(db: Pool, claimId: string): Promise<number> {

@@ -48,3 +48,10 @@ export const isQueuedName = (name: string): boolean => /^\d{2}\/\d{2}\/\d{2}\/[0
 
 export const queueKey = (name: string) => `queue/${name}`;
 export const storedKey = (name: string) => `files/${name}`;
+
+/** The smaller images made of a stored image. */
+export const VARIANTS = ['thumb', 'med'] as const;
+export type Variant = (typeof VARIANTS)[number];
+
+/** A variant is kept as the warehouse keeps it: `thumb-26/11/22/<id>.jpg` beside `26/11/22/<id>.jpg`. */
+export const variantKey = (name: string, variant: Variant) => `files/${variant}-${name}`;

@@ -12,9 +12,19 @@ import type {
   ReserveResponse,
   UploadRequest__Output,
 } from '@rex/protos';
-import type { MediaQueue } from '../queue.ts';
+import type { Variant } from '../domain/file-types.ts';
+import type { DownloadOf, MediaQueue } from '../queue.ts';
 
 const SERVICE = 'media.v1.MediaService';
+
+const DOWNLOAD_OF: Record<string, DownloadOf | undefined> = {
+  DOWNLOAD_OF_QUEUED_UPLOAD: 'upload',
+  DOWNLOAD_OF_READABLE_MEDIUM: 'medium',
+  DOWNLOAD_OF_PUBLIC_UPLOAD: 'public-upload',
+  DOWNLOAD_OF_PUBLIC_MEDIUM: 'public-medium',
+};
+
+const VARIANT: Record<string, Variant | undefined> = { FILE_VARIANT_THUMB: 'thumb', FILE_VARIANT_MED: 'med' };
 
 /**
  * The messages after the header: the file's bytes, then its end. A stream
@@ -75,16 +85,19 @@ export function mediaHandlers(queue: MediaQueue, logger: Logger): MediaServiceHa
 
     Download: (call: grpc.ServerWritableStream<DownloadRequest__Output, DownloadChunk>) => {
       const download = async () => {
-        const of = call.request.of === 'DOWNLOAD_OF_QUEUED_UPLOAD' ? 'upload' : call.request.of === 'DOWNLOAD_OF_READABLE_MEDIUM' ? 'medium' : undefined;
-        if (!of) throw invalid({ of: 'Say which file is asked for: a queued upload or a readable medium.' });
-        const file = await queue.download(call.request.auth, call.request.name, of);
+        const request = call.request;
+        const of = DOWNLOAD_OF[request.of];
+        if (!of) throw invalid({ of: 'Say which file is asked for: a queued upload, a readable medium, or a public file.' });
+        const variant = VARIANT[request.variant];
+        const range = request.range ? { first: Number(request.range.first), last: Number(request.range.last), suffix: Number(request.range.suffix) } : undefined;
+        const file = await queue.download(request.auth, request.name, of, { variant, range, rangeIfEtag: request.rangeIfEtag, headOnly: request.headOnly });
         // The file is closed however the stream ends, a client that went away included.
         try {
-          await writeMessage(call, { head: { contentType: file.contentType, size: file.size } });
-          for await (const chunk of file.content) await writeMessage(call, { data: chunk as Buffer });
+          await writeMessage(call, { head: file.head });
+          if (file.content) for await (const chunk of file.content) await writeMessage(call, { data: chunk as Buffer });
           call.end();
         } finally {
-          file.content.destroy();
+          file.content?.destroy();
         }
       };
       download().catch((error: unknown) => {

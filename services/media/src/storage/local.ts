@@ -6,15 +6,16 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { checkKey, type Storage } from './storage.ts';
 
-const exists = (path: string) =>
+const statOf = (path: string) =>
   stat(path).then(
-    () => true,
-    () => false,
+    (found) => (found.isFile() ? { size: found.size, modified: found.mtime } : undefined),
+    () => undefined,
   );
 
 /** Files on a local volume (a PersistentVolume in Kubernetes). Writes land in a temporary file, then are renamed. */
 export function localStorage(root: string): Storage {
   const pathOf = (key: string) => join(root, checkKey(key));
+  const exists = async (path: string) => (await statOf(path)) !== undefined;
   return {
     async write(key, content) {
       const path = pathOf(key);
@@ -28,10 +29,16 @@ export function localStorage(root: string): Storage {
         throw error;
       }
     },
-    async read(key) {
+    async read(key, range) {
       const path = pathOf(key);
       if (!(await exists(path))) return undefined;
-      return createReadStream(path);
+      return createReadStream(path, range);
+    },
+    stat: (key) => statOf(pathOf(key)),
+    async withLocalFile(key, use) {
+      const path = pathOf(key);
+      if (!(await exists(path))) return undefined;
+      return use(path);
     },
     async move(from, to) {
       const target = pathOf(to);

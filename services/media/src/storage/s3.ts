@@ -1,7 +1,12 @@
-import { Readable } from 'node:stream';
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, NoSuchKey, NotFound, S3Client } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import { checkKey, type Storage } from './storage.ts';
+import { checkKey, type ByteSpan, type Storage } from './storage.ts';
 
 export type S3Options = { bucket: string; endpoint?: string; region: string; forcePathStyle: boolean; prefix: string };
 
@@ -16,12 +21,21 @@ export function s3Storage(options: S3Options): Storage {
   const client = new S3Client({ region: options.region, endpoint: options.endpoint, forcePathStyle: options.forcePathStyle });
   const Bucket = options.bucket;
   const keyOf = (key: string) => `${options.prefix}${checkKey(key)}`;
-  const exists = async (key: string) => {
+  const head = async (key: string) => {
     try {
-      await client.send(new HeadObjectCommand({ Bucket, Key: keyOf(key) }));
-      return true;
+      return await client.send(new HeadObjectCommand({ Bucket, Key: keyOf(key) }));
     } catch (error) {
-      if (isMissing(error)) return false;
+      if (isMissing(error)) return undefined;
+      throw error;
+    }
+  };
+  const exists = async (key: string) => (await head(key)) !== undefined;
+  const read = async (key: string, range?: ByteSpan) => {
+    try {
+      const answer = await client.send(new GetObjectCommand({ Bucket, Key: keyOf(key), Range: range && `bytes=${range.start}-${range.end}` }));
+      return answer.Body as Readable;
+    } catch (error) {
+      if (isMissing(error)) return undefined;
       throw error;
     }
   };
@@ -29,13 +43,22 @@ export function s3Storage(options: S3Options): Storage {
     async write(key, content) {
       await new Upload({ client, params: { Bucket, Key: keyOf(key), Body: content }, queueSize: 2, partSize: 5 * 1024 * 1024 }).done();
     },
-    async read(key) {
+    read,
+    async stat(key) {
+      const found = await head(key);
+      return found && { size: found.ContentLength ?? 0, modified: found.LastModified ?? new Date(0) };
+    },
+    async withLocalFile(key, use) {
+      const content = await read(key);
+      if (!content) return undefined;
+      // A local copy for the duration of `use` only (libvips reads files, not objects).
+      const dir = await mkdtemp(join(tmpdir(), 'rex-media-'));
       try {
-        const answer = await client.send(new GetObjectCommand({ Bucket, Key: keyOf(key) }));
-        return answer.Body as Readable;
-      } catch (error) {
-        if (isMissing(error)) return undefined;
-        throw error;
+        const path = join(dir, 'file');
+        await pipeline(content, createWriteStream(path, { flags: 'wx' }));
+        return await use(path);
+      } finally {
+        await rm(dir, { recursive: true, force: true });
       }
     },
     async move(from, to) {

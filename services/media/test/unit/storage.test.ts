@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -59,6 +59,19 @@ describe.each(stores)('%s storage', (_name, make) => {
     }
     await expect(storage.write('queue/26/11/22/b.jpg', Readable.from(failing()))).rejects.toThrow('client went away');
     expect(await storage.exists('queue/26/11/22/b.jpg')).toBe(false);
+  });
+
+  it("tells a file's size, reads a range of it, and lends it as a local file only while it is used", async () => {
+    const storage = make();
+    await storage.write('files/26/11/22/c.jpg', Readable.from([Buffer.from('0123456789')]));
+    expect(await storage.stat('files/26/11/22/c.jpg')).toMatchObject({ size: 10, modified: expect.any(Date) });
+    expect(await storage.stat('files/26/11/22/missing.jpg')).toBeUndefined();
+    expect(await text((await storage.read('files/26/11/22/c.jpg', { start: 2, end: 5 }))!)).toBe('2345');
+    let lent = '';
+    expect(await storage.withLocalFile('files/26/11/22/c.jpg', async (path) => ((lent = path), readFileSync(path, 'utf8')))).toBe('0123456789');
+    // A copy made for the loan is gone afterwards; a local store lends its own file.
+    expect(existsSync(lent)).toBe(_name === 'local');
+    expect(await storage.withLocalFile('files/26/11/22/missing.jpg', async () => 'used')).toBeUndefined();
   });
 
   it('refuses keys that could leave the store', async () => {
