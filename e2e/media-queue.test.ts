@@ -36,18 +36,26 @@ describe('media queue', () => {
     expect(Object.keys(answer.body)).toEqual(['photo', 'file[0]', 'file[1]']);
     expect(answer.body.photo.name).toMatch(/^\d{2}\/\d{2}\/\d{2}\/[0-9a-f]{24}\.jpg$/);
     expect(answer.body['file[1]'].name).toMatch(/\.pdf$/);
-    expect(answer.body.photo.tempPath).toBe(`${services()}/media-queue/${answer.body.photo.name}`);
+    // The apps show a file from its tempPath before the record is saved, as an image source: without credentials.
+    expect(answer.body.photo.tempPath).toBe(`${inject('gatewayUrl')}/upload-queue/${answer.body.photo.name}`);
+    const shown = await fetch(answer.body.photo.tempPath);
+    expect(shown.status).toBe(200);
+    expect(shown.headers.get('content-type')).toBe('image/jpeg');
+    expect(shown.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(Buffer.from(await shown.arrayBuffer()).equals(photo)).toBe(true);
 
-    const read = await fetch(answer.body.photo.tempPath, { headers: { Authorization: `Bearer ${demoToken}` } });
+    // Through the API a queued file is read back by its uploader only.
+    const apiPath = `${services()}/media-queue/${answer.body.photo.name}`;
+    const read = await fetch(apiPath, { headers: { Authorization: `Bearer ${demoToken}` } });
     expect(read.status).toBe(200);
     expect(read.headers.get('content-type')).toBe('image/jpeg');
     expect(Buffer.from(await read.arrayBuffer()).equals(photo)).toBe(true);
 
-    const elsewhere = await fetch(answer.body.photo.tempPath, { headers: { Authorization: `Bearer ${await token({ key: 'second', userId: SECOND_WEBSITE.userId })}` } });
+    const elsewhere = await fetch(apiPath, { headers: { Authorization: `Bearer ${await token({ key: 'second', userId: SECOND_WEBSITE.userId })}` } });
     expect(elsewhere.status).toBe(404);
     expect(await elsewhere.json()).toMatchObject({ code: 404 });
     // Another user of the same website does not get it either: a queued file is its uploader's.
-    const otherUser = await fetch(answer.body.photo.tempPath, { headers: { Authorization: `Bearer ${await token({ userId: OTHER_USER })}` } });
+    const otherUser = await fetch(apiPath, { headers: { Authorization: `Bearer ${await token({ userId: OTHER_USER })}` } });
     expect(otherUser.status).toBe(404);
   });
 
@@ -92,8 +100,8 @@ describe('media queue', () => {
     await dbQuery("UPDATE media.files SET expires_on = now() - interval '1 second' WHERE name = $1", [name]);
     await eventually(async () => expect(await dbQuery('SELECT name FROM media.files WHERE name = $1', [name])).toEqual([]));
     expect(existsSync(join(inject('dataDir'), 'media', 'queue', name))).toBe(false);
-    const read = await fetch(answer.body.photo.tempPath, { headers: { Authorization: `Bearer ${demoToken}` } });
-    expect(read.status).toBe(404);
+    expect((await fetch(answer.body.photo.tempPath)).status).toBe(404);
+    expect((await fetch(`${services()}/media-queue/${name}`, { headers: { Authorization: `Bearer ${demoToken}` } })).status).toBe(404);
   });
 
   it('when a saved submission could not confirm its files, then records confirms them later and they move to storage', async () => {

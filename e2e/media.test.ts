@@ -1,8 +1,11 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { DEMO } from '@rex/admin';
-import { queuedPhoto } from './support/media.ts';
+import { startGateway } from './support/gateway.ts';
+import { jpeg, png, pngSize, queuedPhoto, upload } from './support/media.ts';
 import { EDITOR_USER, OTHER_USER, api, dbQuery, eventually, sampleSubmission, services, setUpWorld, token } from './support/world.ts';
 
 let demoToken: string;
@@ -337,6 +340,228 @@ describe('media that are links', () => {
       const bare = await api('POST', '/samples', { token: demoToken, body: sampleSubmission({}, { media: [{ values: { path, media_type: 'Image:Flickr' } }] }) });
       expect(bare.status).toBe(400);
       expect(Object.keys(bare.body.message)).toEqual(['sample_medium:path']);
+    }
+  });
+});
+
+/** Where the apps find saved files: `<base>/upload/<path>`, beside the service root. */
+const base = () => inject('gatewayUrl');
+
+/** A request sent exactly as written: fetch would tidy `..` and backslashes away before sending. */
+function rawRequest(method: string, path: string): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+  const url = new URL(base());
+  return new Promise((resolve, reject) => {
+    const sent = request({ host: url.hostname, port: url.port, method, path }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => resolve({ status: response.statusCode!, headers: response.headers, body: Buffer.concat(chunks).toString() }));
+    });
+    sent.on('error', reject);
+    sent.end();
+  });
+}
+
+/** Uploads a file, saves it as a medium of a new sample, and waits until it is stored; answers its name and medium. */
+async function savedFile(content: Buffer, filename: string, type: string) {
+  const answer = await upload([['photo', content, filename, type]], demoToken);
+  expect(answer.status, answer.text).toBe(200);
+  const name: string = answer.body.photo.name;
+  const sample = await api('POST', '/samples', { token: demoToken, body: sampleSubmission({}, { media: [{ values: { queued: name } }] }) });
+  expect(sample.status, sample.text).toBe(201);
+  await eventually(async () => expect(await queueState(name)).toMatchObject({ state: 'claimed' }));
+  return { name, tempPath: answer.body.photo.tempPath as string, mediumId: sample.body.media[0].values.id as string };
+}
+
+const variantsOf = async (name: string) => (await dbQuery<{ variants: string | null }>('SELECT variants FROM media.files WHERE name = $1', [name]))[0]?.variants;
+
+describe('files at the paths the apps build', () => {
+  it('when a photo is saved with a record, then it and its thumb- and med- images are served at /upload without credentials, and the queued copy is gone', async () => {
+    const photo = png(800, 600);
+    const answer = await upload([['photo', photo, 'pond.png', 'image/png']], demoToken);
+    const name: string = answer.body.photo.name;
+    // Before the record is saved, the app shows the file from its tempPath.
+    expect(answer.body.photo.tempPath).toBe(`${base()}/upload-queue/${name}`);
+    const queued = await fetch(answer.body.photo.tempPath);
+    expect(queued.status).toBe(200);
+    expect(Buffer.from(await queued.arrayBuffer()).equals(photo)).toBe(true);
+    expect((await fetch(`${base()}/upload/${name}`)).status).toBe(404);
+
+    const sample = await api('POST', '/samples', { token: demoToken, body: sampleSubmission({}, { media: [{ values: { queued: name } }] }) });
+    expect(sample.status, sample.text).toBe(201);
+    await eventually(async () => expect(await variantsOf(name)).toBe('made'));
+
+    const original = await fetch(`${base()}/upload/${name}`);
+    expect(original.status).toBe(200);
+    expect(Object.fromEntries(['content-type', 'content-length', 'cache-control', 'accept-ranges', 'x-content-type-options'].map((header) => [header, original.headers.get(header)]))).toEqual({
+      'content-type': 'image/png',
+      'content-length': String(photo.length),
+      'cache-control': 'public, max-age=3600',
+      'accept-ranges': 'bytes',
+      'x-content-type-options': 'nosniff',
+    });
+    expect(original.headers.get('etag')).toMatch(/^"[A-Za-z0-9_-]+"$/);
+    expect(Buffer.from(await original.arrayBuffer()).equals(photo)).toBe(true);
+    for (const [variant, size] of [['thumb', { width: 100, height: 75 }], ['med', { width: 500, height: 375 }]] as const) {
+      const image = await fetch(`${base()}/upload/${variant}-${name}`);
+      expect(image.status, variant).toBe(200);
+      expect(image.headers.get('content-type')).toBe('image/png');
+      expect(image.headers.get('etag')).not.toBe(original.headers.get('etag'));
+      expect(pngSize(Buffer.from(await image.arrayBuffer()))).toEqual(size);
+    }
+    // Saved, the file has left the queue: its tempPath is gone.
+    const gone = await fetch(answer.body.photo.tempPath);
+    expect(gone.status).toBe(404);
+    expect(await gone.json()).toMatchObject({ code: 404 });
+  });
+
+  it('when a saved file cannot be read as an image, then the record and the file are saved all the same, without thumb- or med- images', async () => {
+    const { name } = await savedFile(jpeg(5000), 'broken.jpg', 'image/jpeg');
+    await eventually(async () => expect(await variantsOf(name)).toBe('none'));
+    expect((await fetch(`${base()}/upload/${name}`)).status).toBe(200);
+    for (const variant of ['thumb', 'med']) {
+      const missing = await fetch(`${base()}/upload/${variant}-${name}`);
+      expect(missing.status).toBe(404);
+      expect(await missing.json()).toMatchObject({ code: 404 });
+    }
+    const pdf = await savedFile(Buffer.from('%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj\n', 'latin1'), 'notes.pdf', 'application/pdf');
+    await eventually(async () => expect(await variantsOf(pdf.name)).toBe('none'));
+    // Anything but an image or a sound is an attachment, in a sandbox.
+    const served = await fetch(`${base()}/upload/${pdf.name}`);
+    expect([served.headers.get('content-type'), served.headers.get('content-disposition'), served.headers.get('content-security-policy')]).toEqual(['application/pdf', 'attachment', 'sandbox']);
+  });
+
+  it('when a stored image lacks its smaller images (the service stopped before making them, or they predate it), then the sweep makes them', async () => {
+    const { name } = await savedFile(png(400, 300), 'late.png', 'image/png');
+    await eventually(async () => expect(await variantsOf(name)).toBe('made'));
+    const thumb = join(inject('dataDir'), 'media', 'files', `thumb-${name}`);
+    rmSync(thumb);
+    await dbQuery("UPDATE media.files SET variants = NULL, claimed_on = now() - interval '2 minutes' WHERE name = $1", [name]);
+    expect((await fetch(`${base()}/upload/thumb-${name}`)).status).toBe(404);
+    await eventually(async () => expect(await variantsOf(name)).toBe('made'));
+    const made = await fetch(`${base()}/upload/thumb-${name}`);
+    expect(made.status).toBe(200);
+    expect(pngSize(Buffer.from(await made.arrayBuffer()))).toEqual({ width: 100, height: 75 });
+  });
+
+  it('when a saved file is asked for in part, conditionally or by HEAD, then it answers as HTTP says', async () => {
+    const content = jpeg(5000);
+    const { name } = await savedFile(content, 'parts.jpg', 'image/jpeg');
+    const url = `${base()}/upload/${name}`;
+    const etag = (await fetch(url)).headers.get('etag')!;
+    const part = async (range: string, headers: Record<string, string> = {}) => {
+      const answer = await fetch(url, { headers: { Range: range, ...headers } });
+      return { status: answer.status, range: answer.headers.get('content-range'), length: answer.headers.get('content-length'), body: Buffer.from(await answer.arrayBuffer()) };
+    };
+    expect(await part('bytes=0-99')).toEqual({ status: 206, range: 'bytes 0-99/5000', length: '100', body: content.subarray(0, 100) });
+    expect(await part('bytes=4990-')).toEqual({ status: 206, range: 'bytes 4990-4999/5000', length: '10', body: content.subarray(4990) });
+    expect(await part('bytes=-10')).toEqual({ status: 206, range: 'bytes 4990-4999/5000', length: '10', body: content.subarray(4990) });
+    expect(await part('bytes=4000-9999')).toMatchObject({ status: 206, range: 'bytes 4000-4999/5000', body: content.subarray(4000) });
+    // Several ranges, or a malformed one, are ignored: the whole file comes.
+    expect(await part('bytes=0-1,5-6')).toMatchObject({ status: 200, range: null, body: content });
+    expect(await part('bytes=abc')).toMatchObject({ status: 200, body: content });
+    const outside = await part('bytes=5000-');
+    expect(outside).toMatchObject({ status: 416, range: 'bytes */5000' });
+    expect(JSON.parse(outside.body.toString())).toEqual({ code: 416, status: 'Range Not Satisfiable', message: 'The range asked for lies outside the file.' });
+    // A range is served only of the version the client holds part of.
+    expect(await part('bytes=0-99', { 'If-Range': etag })).toMatchObject({ status: 206, body: content.subarray(0, 100) });
+    expect(await part('bytes=0-99', { 'If-Range': '"another"' })).toMatchObject({ status: 200, body: content });
+
+    const unchanged = await fetch(url, { headers: { 'If-None-Match': `"x", ${etag}` } });
+    expect(unchanged.status).toBe(304);
+    expect(unchanged.headers.get('etag')).toBe(etag);
+    expect((await unchanged.arrayBuffer()).byteLength).toBe(0);
+    expect((await fetch(url, { headers: { 'If-None-Match': '"another"' } })).status).toBe(200);
+
+    const head = await fetch(url, { method: 'HEAD' });
+    expect([head.status, head.headers.get('content-length'), head.headers.get('content-type'), head.headers.get('etag')]).toEqual([200, '5000', 'image/jpeg', etag]);
+    expect((await head.arrayBuffer()).byteLength).toBe(0);
+  });
+
+  it('when a file path is tampered with or names no file, then the answer is a JSON error and nothing else is served', async () => {
+    const { name } = await savedFile(jpeg(), 'target.jpg', 'image/jpeg');
+    const [folders, file] = [name.slice(0, 8), name.slice(9)];
+    for (const path of [
+      '/upload/../package.json',
+      '/upload/../../../../etc/passwd',
+      '/upload/..%2F..%2Fpackage.json',
+      '/upload/%2e%2e/%2e%2e/package.json',
+      `/upload/${name.replaceAll('/', '%2F')}`,
+      `/upload/${folders.replaceAll('/', '\\')}\\${file}`,
+      `/upload/${folders}/./${file}`,
+      `/upload/${folders}//${file}`,
+      `/upload-queue/../upload/${name}`,
+    ]) {
+      const answer = await rawRequest('GET', path);
+      expect(answer.status, path).toBe(400);
+      expect(JSON.parse(answer.body), path).toMatchObject({ code: 400 });
+    }
+    const nul = await rawRequest('GET', `/upload/${name}%00.jpg`);
+    expect([nul.status, JSON.parse(nul.body).code]).toEqual([400, 400]);
+    for (const path of [
+      '/upload/26/01/01/000000000000000000000000.jpg',
+      '/upload/thumb-26/01/01/000000000000000000000000.jpg',
+      `/upload/big-${name}`,
+      `/upload/thumb-../${name}`,
+      `/upload/${name}.txt`,
+      `/upload/${name.toUpperCase()}`,
+      '/upload/package.json',
+      '/upload/',
+    ]) {
+      const answer = await rawRequest('GET', path);
+      expect(answer.status, path).toBe(404);
+      expect(JSON.parse(answer.body), path).toMatchObject({ code: 404 });
+    }
+    const written = await rawRequest('PUT', `/upload/${name}`);
+    expect([written.status, written.headers.allow, JSON.parse(written.body).code]).toEqual([405, 'GET, HEAD, OPTIONS', 405]);
+  });
+
+  it('when a medium is deleted, then its file and its images are gone from /upload', async () => {
+    const { name, mediumId } = await savedFile(png(300, 200), 'gone.png', 'image/png');
+    await eventually(async () => expect(await variantsOf(name)).toBe('made'));
+    expect((await fetch(`${base()}/upload/thumb-${name}`)).status).toBe(200);
+    expect((await api('DELETE', `/sample_media/${mediumId}`, { token: demoToken })).status).toBe(204);
+    await eventually(async () => {
+      for (const path of [name, `thumb-${name}`, `med-${name}`]) expect((await fetch(`${base()}/upload/${path}`)).status, path).toBe(404);
+    }, 5_000);
+    // After the grace period (one second here), the file and its images are removed from storage too.
+    await eventually(async () => expect(await dbQuery('SELECT 1 FROM media.files WHERE name = $1', [name])).toEqual([]), 15_000);
+    for (const path of [name, `thumb-${name}`, `med-${name}`]) expect(existsSync(join(inject('dataDir'), 'media', 'files', path)), path).toBe(false);
+  });
+
+  it('when a deployment turns public files off, then /upload and /upload-queue are 404 and tempPath is the credentialed one', async () => {
+    const { name } = await savedFile(jpeg(), 'private.jpg', 'image/jpeg');
+    expect((await fetch(`${base()}/upload/${name}`)).status).toBe(200);
+    const off = { authentication_methods: { jwtUser: { allow_http: true } }, media: { public_files: false } };
+    // A gateway with public files off, in front of a media service reading the same stored files.
+    const sharedFiles = { MEDIA_DIR: join(inject('dataDir'), 'media') };
+    const gateway = await startGateway(off, {}, false, true, sharedFiles);
+    try {
+      for (const path of [`/upload/${name}`, `/upload/thumb-${name}`]) {
+        const answer = await fetch(`${gateway.url}${path}`);
+        expect(answer.status).toBe(404);
+        expect(await answer.json()).toMatchObject({ code: 404 });
+      }
+      const form = new FormData();
+      form.append('photo', new Blob([jpeg()]), 'a.jpg');
+      const uploaded = await fetch(`${gateway.services}/media-queue`, { method: 'POST', body: form, headers: { Authorization: `Bearer ${demoToken}` } });
+      const queued = ((await uploaded.json()) as { photo: { name: string; tempPath: string } }).photo;
+      expect(queued.tempPath).toBe(`${gateway.services}/media-queue/${queued.name}`);
+      expect((await fetch(queued.tempPath)).status).toBe(401);
+      expect((await fetch(queued.tempPath, { headers: { Authorization: `Bearer ${demoToken}` } })).status).toBe(200);
+      expect((await fetch(`${gateway.url}/upload-queue/${queued.name}`)).status).toBe(404);
+    } finally {
+      gateway.stop();
+    }
+    // The media service refuses public downloads by its own configuration, whatever a gateway in front asks.
+    const dir = mkdtempSync(join(tmpdir(), 'rex-media-config-'));
+    writeFileSync(join(dir, 'rest.json'), JSON.stringify(off));
+    const mediaOff = await startGateway({ authentication_methods: { jwtUser: { allow_http: true } } }, {}, false, true, { ...sharedFiles, REX_CONFIG: join(dir, 'rest.json') });
+    try {
+      const answer = await fetch(`${mediaOff.url}/upload/${name}`);
+      expect(answer.status).toBe(404);
+      expect(await answer.json()).toMatchObject({ code: 404 });
+    } finally {
+      mediaOff.stop();
     }
   });
 });

@@ -36,6 +36,8 @@ export type AppOptions = {
   isReady: () => boolean;
   /** Longest wait for a request's body, except on upload routes (408 after it). */
   bodyTimeoutMs: number;
+  /** Files served without credentials outside the service root (`/upload/...`), when public files are on. */
+  publicFiles?: (limits: express.RequestHandler[]) => express.Router;
   submissionLimits: SubmissionLimits;
 };
 
@@ -44,7 +46,8 @@ function recordDuration(req: Request, res: Response, next: NextFunction): void {
   httpInFlight.inc();
   res.once('close', () => httpInFlight.dec());
   res.once('finish', () => {
-    const route = req.route?.path ? `${SERVICES_PATH}${String(req.route.path)}` : 'unmatched';
+    const below = req.baseUrl.startsWith(SERVICES_PATH) ? SERVICES_PATH : '';
+    const route = req.route?.path ? `${below}${String(req.route.path)}` : 'unmatched';
     httpDuration.observe({ method: req.method, route, status_code: res.statusCode }, Number(process.hrtime.bigint() - started) / 1e9);
   });
   next();
@@ -195,6 +198,10 @@ export function createApp(options: AppOptions): Express {
 
   app.use(recordDuration);
   app.use(refuseNul);
+  if (options.publicFiles) {
+    const perAddress = options.config.rate_limit?.per_address;
+    app.use(options.publicFiles(perAddress ? [new RateLimiter('files-address', perAddress, options.rateLimitStore).middleware((req) => req.ip)] : []));
+  }
   app.use(SERVICES_PATH, (req, _res, next) => {
     req.url = req.url.replace(MEDIA_ALIAS, '/$1_media').replace(ATTRIBUTES_ALIAS, '/$1-attributes');
     next();

@@ -22,6 +22,7 @@ export const GatewayEnv = CommonEnv.extend({
   HTTP_MAX_CONNECTIONS: z.coerce.number().int().min(1).default(4_096).describe('open client connections beyond this are refused'),
   SUBMISSION_MAX_RECORDS: z.coerce.number().int().min(1).default(5_000).describe('records one request may submit, children and list items included'),
   SUBMISSION_MAX_DEPTH: z.coerce.number().int().min(1).default(8).describe('levels child records may nest (a sample with a child sample with an occurrence with media is 4)'),
+  PUBLIC_FILES_MAX_AGE_S: z.coerce.number().int().min(0).default(3_600).describe('how long browsers and caches may keep a file served at /upload/... (a deleted medium\'s file may live on in them this long)'),
   BODY_LIMIT: z.string().default('1mb').describe('largest JSON body accepted'),
   TRUSTED_PROXIES: z.string().default('').describe('proxies whose X-Forwarded-* headers are believed (Express trust proxy syntax, e.g. the ingress CIDR); empty believes none'),
   RATE_LIMIT_REDIS_URL: z

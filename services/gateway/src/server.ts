@@ -18,6 +18,7 @@ import { createSearchClient } from './clients/search.ts';
 import { createMediaClient } from './clients/media.ts';
 import { mediaQueueRoutes } from './routes/media-queue.ts';
 import { mediaRoutes } from './routes/media.ts';
+import { publicFilesRouter } from './routes/public-files.ts';
 import { exchangeRoutes } from './routes/exchange.ts';
 import { reportRoutes } from './routes/reports.ts';
 import { locationRoutes } from './routes/locations.ts';
@@ -118,6 +119,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger, restCo
     publicBaseUrl: config.PUBLIC_BASE_URL,
     isReady: () => !stopping && databaseReady,
     bodyTimeoutMs: config.HTTP_REQUEST_TIMEOUT_MS,
+    publicFiles: restConfig.media.public_files ? (limits) => publicFilesRouter(media, { maxAgeSeconds: config.PUBLIC_FILES_MAX_AGE_S, limits }) : undefined,
     submissionLimits: { maxRecords: config.SUBMISSION_MAX_RECORDS, maxDepth: config.SUBMISSION_MAX_DEPTH },
   });
   const server = createServer(

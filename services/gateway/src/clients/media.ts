@@ -1,5 +1,8 @@
 import { ServiceClient, type grpc, type CallSecret } from '@rex/grpc';
-import { mediaV1, type AuthContext, type DownloadChunk__Output, type MediaServiceClient, type QueuedFile__Output, type UploadRequest } from '@rex/protos';
+import { mediaV1, type AuthContext, type DownloadChunk__Output, type DownloadRequest, type MediaServiceClient, type QueuedFile__Output, type UploadRequest } from '@rex/protos';
+
+export type DownloadOf = 'DOWNLOAD_OF_QUEUED_UPLOAD' | 'DOWNLOAD_OF_READABLE_MEDIUM' | 'DOWNLOAD_OF_PUBLIC_UPLOAD' | 'DOWNLOAD_OF_PUBLIC_MEDIUM';
+export type DownloadOptions = Pick<DownloadRequest, 'variant' | 'range' | 'rangeIfEtag' | 'headOnly'>;
 
 export type Upload = {
   /** Where the file's bytes go, in order; `write` answers false when the service wants a pause. */
@@ -20,9 +23,13 @@ export function createMediaClient(address: string, secret: CallSecret, deadlineM
       });
       return { stream, result };
     },
-    /** A file: a still-queued upload of the caller's, or the stored file of a medium records let the caller read. */
-    download: (auth: AuthContext, name: string, of: 'DOWNLOAD_OF_QUEUED_UPLOAD' | 'DOWNLOAD_OF_READABLE_MEDIUM'): grpc.ClientReadableStream<DownloadChunk__Output> =>
-      client.serverStream<DownloadChunk__Output>('Download', { auth, name, of }, deadlineMs),
+    /**
+     * A file: a still-queued upload of the caller's, the stored file of a
+     * medium records let the caller read, or (without credentials) a public
+     * one; whole or in part, or only its head.
+     */
+    download: (auth: AuthContext | null, name: string, of: DownloadOf, options: DownloadOptions = {}): grpc.ClientReadableStream<DownloadChunk__Output> =>
+      client.serverStream<DownloadChunk__Output>('Download', { auth, name, of, ...options }, deadlineMs),
     close: () => client.close(),
   };
 }

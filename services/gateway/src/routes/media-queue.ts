@@ -6,7 +6,7 @@ import { toAuthContext } from '../auth/caller.ts';
 import type { MediaClient, Upload } from '../clients/media.ts';
 import { httpErrorFromGrpc } from '../grpc-errors.ts';
 import { HttpError } from '../http-error.ts';
-import { backend, servicesUrl } from './context.ts';
+import { backend, publicOrigin, servicesUrl } from './context.ts';
 import type { Route } from './route.ts';
 import { streamAnswer } from './stream-answer.ts';
 
@@ -144,7 +144,7 @@ export function mediaQueueRoutes(config: RestConfig, media: MediaClient): Route[
       upload: true,
       summary: `Upload one or more files (multipart/form-data, any field names, each at most ${maxUploadSize} bytes). Each file's type is decided from its content. The answer gives each file's queued name, which a sample, occurrence or location submission then names in media values.queued.`,
       responses: {
-        200: 'An object keyed by form field (file[] fields become file[0], file[1], ...): {"name": queued name, "tempPath": URL of the queued file}',
+        200: 'An object keyed by form field (file[] fields become file[0], file[1], ...): {"name": queued name, "tempPath": URL of the queued file (<base>/upload-queue/<name>, readable without credentials, unless media.public_files is false)}',
         400: 'No file, or a body that is not multipart/form-data',
         413: 'A file over the size limit',
         415: 'A file whose content is not one of the allowed types',
@@ -152,7 +152,8 @@ export function mediaQueueRoutes(config: RestConfig, media: MediaClient): Route[
       handler: async (req, res) => {
         if (!req.is('multipart/form-data')) throw new HttpError(415, 'The upload must be multipart/form-data.');
         const files = await receiveFiles(req, media, toAuthContext(req.caller!), maxUploadSize);
-        const base = `${servicesUrl(req)}/rest/media-queue`;
+        // Where the apps show the file from before it is saved: without credentials, as the warehouse's upload-queue folder, when public files are on.
+        const base = config.media.public_files ? `${publicOrigin(req)}/upload-queue` : `${servicesUrl(req)}/rest/media-queue`;
         res.json(Object.fromEntries([...files].map(([key, file]) => [key, { name: file.name, tempPath: `${base}/${file.name}` }])));
       },
     },
