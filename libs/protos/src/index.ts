@@ -49,6 +49,9 @@ export type { RunReportRequest, RunReportRequest__Output } from './generated/rep
 export type { RunReportChunk, RunReportChunk__Output } from './generated/reports/v1/RunReportChunk.ts';
 export type { ExchangeRequest, ExchangeRequest__Output } from './generated/reports/v1/ExchangeRequest.ts';
 export type { ExchangeResponse, ExchangeResponse__Output } from './generated/reports/v1/ExchangeResponse.ts';
+export type { ListChangesRequest, ListChangesRequest__Output } from './generated/reports/v1/ListChangesRequest.ts';
+export type { ListChangesResponse, ListChangesResponse__Output } from './generated/reports/v1/ListChangesResponse.ts';
+export type { Change, Change__Output } from './generated/reports/v1/Change.ts';
 export type { CreateOccurrenceRequest__Output } from './generated/records/v1/CreateOccurrenceRequest.ts';
 export type { CreateOccurrenceResponse, CreateOccurrenceResponse__Output } from './generated/records/v1/CreateOccurrenceResponse.ts';
 export type { GetOccurrenceRequest__Output } from './generated/records/v1/GetOccurrenceRequest.ts';

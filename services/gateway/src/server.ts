@@ -20,6 +20,7 @@ import { mediaQueueRoutes } from './routes/media-queue.ts';
 import { mediaRoutes } from './routes/media.ts';
 import { publicFilesRouter } from './routes/public-files.ts';
 import { exchangeRoutes } from './routes/exchange.ts';
+import { changeRoutes } from './routes/changes.ts';
 import { reportRoutes } from './routes/reports.ts';
 import { locationRoutes } from './routes/locations.ts';
 import { surveyRoutes } from './routes/surveys.ts';
@@ -111,6 +112,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger, restCo
       ...mediaQueueRoutes(restConfig, media),
       ...reportRoutes(reports, { maxPage: config.REPORT_MAX_PAGE, maxExport: config.REPORT_MAX_EXPORT }),
       ...exchangeRoutes(reports, restConfig.user_id ?? ''),
+      ...changeRoutes(reports, config.GRPC_DEADLINE_MS),
       ...searchRoutes(restConfig, search),
     ],
     logger,

@@ -1,6 +1,7 @@
 import { withTransaction, type Pool } from '@rex/db';
 import type { Logger } from '@rex/logger';
 import { prom, use } from '@rex/telemetry';
+import { appendChanges } from './db/changes-repo.ts';
 import { refreshAssociations, refreshComments, refreshLocations, refreshOccurrences, refreshOccurrencesOfSamples, refreshSamples } from './db/read-model.ts';
 
 const eventsApplied = use(new prom.Counter({ name: 'reports_projector_events_applied_total', help: 'Outbox events applied to the read model', registers: [] }));
@@ -18,6 +19,9 @@ const eventDelay = use(
 );
 
 type Event = { id: string; txid: string; entity: string; entity_id: string; age: number };
+
+/** The channel the projector notifies when a batch (and so the change feed) has moved on. */
+export const CHANGES_CHANNEL = 'rex_changes';
 
 /**
  * Applies one batch of outbox events, if this replica holds the cursor.
@@ -48,6 +52,8 @@ export async function applyBatch(db: Pool, batchSize: number): Promise<number> {
     await refreshLocations(client, idsOf('location'));
     await refreshComments(client, idsOf('occurrence_comment'));
     await refreshAssociations(client, idsOf('occurrence_association'));
+    await appendChanges(client, events.map((event) => event.id));
+    await client.query('SELECT pg_notify($1, NULL)', [CHANGES_CHANNEL]);
     const last = events[events.length - 1];
     await client.query("UPDATE reports.projector_cursor SET txid = $1::xid8, event_id = $2, applied_on = now() WHERE name = 'outbox'", [
       last.txid,

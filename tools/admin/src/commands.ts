@@ -321,6 +321,7 @@ export const COMMANDS: Record<string, Command> = {
       'allow-unreleased': { type: 'boolean', help: 'include unreleased records' },
       'allow-reports': { type: 'boolean', help: 'may run reports (default true)' },
       'allow-data-resources': { type: 'boolean', help: 'may use data resources (default true)' },
+      'allow-change-feed': { type: 'boolean', help: 'may read the change feed' },
     },
     run: async (pool, a) => {
       const sharing = SHARING[String(a.sharing ?? 'reporting')];
@@ -328,11 +329,11 @@ export const COMMANDS: Record<string, Command> = {
       try {
         await pool.query(
           `INSERT INTO auth.client_connections (client_id, proj_id, website_id, title, sharing, allow_confidential, allow_sensitive,
-             allow_unreleased, allow_reports, allow_data_resources)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+             allow_unreleased, allow_reports, allow_data_resources, allow_change_feed)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
           [
             a['client-id'], a['proj-id'], a['website-id'], a.title, sharing, Boolean(a['allow-confidential']), a['allow-sensitive'] ?? true,
-            Boolean(a['allow-unreleased']), a['allow-reports'] ?? true, a['allow-data-resources'] ?? true,
+            Boolean(a['allow-unreleased']), a['allow-reports'] ?? true, a['allow-data-resources'] ?? true, Boolean(a['allow-change-feed']),
           ],
         );
       } catch (error) {
@@ -353,6 +354,7 @@ export const COMMANDS: Record<string, Command> = {
       'allow-unreleased': { type: 'boolean', help: 'include unreleased records' },
       'allow-reports': { type: 'boolean', help: 'may run reports' },
       'allow-data-resources': { type: 'boolean', help: 'may use data resources' },
+      'allow-change-feed': { type: 'boolean', help: 'may read the change feed' },
     },
     run: async (pool, a) => {
       const sharing = a.sharing === undefined ? undefined : SHARING[String(a.sharing)];
@@ -369,6 +371,7 @@ export const COMMANDS: Record<string, Command> = {
           allow_unreleased: flag(a['allow-unreleased']),
           allow_reports: flag(a['allow-reports']),
           allow_data_resources: flag(a['allow-data-resources']),
+          allow_change_feed: flag(a['allow-change-feed']),
         },
         `connection ${a['proj-id']} of client ${a['client-id']}`,
       );

@@ -122,6 +122,7 @@ export const Fixtures = z
                     allow_unreleased: z.boolean().default(false),
                     full_precision_sensitive_records: z.boolean().default(false),
                     search_index: z.array(z.string()).default([]),
+                    allow_change_feed: z.boolean().default(false),
                   })
                   .strict(),
               )

@@ -111,18 +111,18 @@ export async function importFixtures(pool: Pool, fixtures: Fixtures): Promise<Co
           await client.query(
             `INSERT INTO auth.client_connections (client_id, proj_id, website_id, title, sharing, allow_reports, limit_to_reports,
                allow_data_resources, limit_to_data_resources, allow_confidential, allow_sensitive, allow_unreleased,
-               full_precision_sensitive_records, search_index, deleted)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, false)
+               full_precision_sensitive_records, search_index, allow_change_feed, deleted)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, false)
              ON CONFLICT (client_id, proj_id) DO UPDATE SET website_id = EXCLUDED.website_id, title = EXCLUDED.title,
                sharing = EXCLUDED.sharing, allow_reports = EXCLUDED.allow_reports, limit_to_reports = EXCLUDED.limit_to_reports,
                allow_data_resources = EXCLUDED.allow_data_resources, limit_to_data_resources = EXCLUDED.limit_to_data_resources,
                allow_confidential = EXCLUDED.allow_confidential, allow_sensitive = EXCLUDED.allow_sensitive,
                allow_unreleased = EXCLUDED.allow_unreleased, full_precision_sensitive_records = EXCLUDED.full_precision_sensitive_records,
-               search_index = EXCLUDED.search_index, deleted = false`,
+               search_index = EXCLUDED.search_index, allow_change_feed = EXCLUDED.allow_change_feed, deleted = false`,
             [
               c.id, conn.proj_id, conn.website_id, conn.title, conn.sharing, conn.allow_reports, conn.limit_to_reports ?? null,
               conn.allow_data_resources, conn.limit_to_data_resources ?? null, conn.allow_confidential, conn.allow_sensitive,
-              conn.allow_unreleased, conn.full_precision_sensitive_records, conn.search_index,
+              conn.allow_unreleased, conn.full_precision_sensitive_records, conn.search_index, conn.allow_change_feed,
             ],
           );
         } catch (error) {

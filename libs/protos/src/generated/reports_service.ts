@@ -5,12 +5,15 @@ import type { AuthContext as _common_v1_AuthContext, AuthContext__Output as _com
 import type { ClientConnection as _common_v1_ClientConnection, ClientConnection__Output as _common_v1_ClientConnection__Output } from './common/v1/ClientConnection.ts';
 import type { FieldValue as _common_v1_FieldValue, FieldValue__Output as _common_v1_FieldValue__Output } from './common/v1/FieldValue.ts';
 import type { TextList as _common_v1_TextList, TextList__Output as _common_v1_TextList__Output } from './common/v1/TextList.ts';
+import type { Change as _reports_v1_Change, Change__Output as _reports_v1_Change__Output } from './reports/v1/Change.ts';
 import type { DescribeReportRequest as _reports_v1_DescribeReportRequest, DescribeReportRequest__Output as _reports_v1_DescribeReportRequest__Output } from './reports/v1/DescribeReportRequest.ts';
 import type { DescribeReportResponse as _reports_v1_DescribeReportResponse, DescribeReportResponse__Output as _reports_v1_DescribeReportResponse__Output } from './reports/v1/DescribeReportResponse.ts';
 import type { ExchangeItem as _reports_v1_ExchangeItem, ExchangeItem__Output as _reports_v1_ExchangeItem__Output } from './reports/v1/ExchangeItem.ts';
 import type { ExchangeRequest as _reports_v1_ExchangeRequest, ExchangeRequest__Output as _reports_v1_ExchangeRequest__Output } from './reports/v1/ExchangeRequest.ts';
 import type { ExchangeResponse as _reports_v1_ExchangeResponse, ExchangeResponse__Output as _reports_v1_ExchangeResponse__Output } from './reports/v1/ExchangeResponse.ts';
 import type { FolderEntry as _reports_v1_FolderEntry, FolderEntry__Output as _reports_v1_FolderEntry__Output } from './reports/v1/FolderEntry.ts';
+import type { ListChangesRequest as _reports_v1_ListChangesRequest, ListChangesRequest__Output as _reports_v1_ListChangesRequest__Output } from './reports/v1/ListChangesRequest.ts';
+import type { ListChangesResponse as _reports_v1_ListChangesResponse, ListChangesResponse__Output as _reports_v1_ListChangesResponse__Output } from './reports/v1/ListChangesResponse.ts';
 import type { ListFolderRequest as _reports_v1_ListFolderRequest, ListFolderRequest__Output as _reports_v1_ListFolderRequest__Output } from './reports/v1/ListFolderRequest.ts';
 import type { ListFolderResponse as _reports_v1_ListFolderResponse, ListFolderResponse__Output as _reports_v1_ListFolderResponse__Output } from './reports/v1/ListFolderResponse.ts';
 import type { ReportAccess as _reports_v1_ReportAccess, ReportAccess__Output as _reports_v1_ReportAccess__Output } from './reports/v1/ReportAccess.ts';
@@ -40,6 +43,7 @@ export interface ProtoGrpcType {
   }
   reports: {
     v1: {
+      Change: MessageTypeDefinition<_reports_v1_Change, _reports_v1_Change__Output>
       DescribeReportRequest: MessageTypeDefinition<_reports_v1_DescribeReportRequest, _reports_v1_DescribeReportRequest__Output>
       DescribeReportResponse: MessageTypeDefinition<_reports_v1_DescribeReportResponse, _reports_v1_DescribeReportResponse__Output>
       EntryType: EnumTypeDefinition
@@ -47,6 +51,8 @@ export interface ProtoGrpcType {
       ExchangeRequest: MessageTypeDefinition<_reports_v1_ExchangeRequest, _reports_v1_ExchangeRequest__Output>
       ExchangeResponse: MessageTypeDefinition<_reports_v1_ExchangeResponse, _reports_v1_ExchangeResponse__Output>
       FolderEntry: MessageTypeDefinition<_reports_v1_FolderEntry, _reports_v1_FolderEntry__Output>
+      ListChangesRequest: MessageTypeDefinition<_reports_v1_ListChangesRequest, _reports_v1_ListChangesRequest__Output>
+      ListChangesResponse: MessageTypeDefinition<_reports_v1_ListChangesResponse, _reports_v1_ListChangesResponse__Output>
       ListFolderRequest: MessageTypeDefinition<_reports_v1_ListFolderRequest, _reports_v1_ListFolderRequest__Output>
       ListFolderResponse: MessageTypeDefinition<_reports_v1_ListFolderResponse, _reports_v1_ListFolderResponse__Output>
       ReportAccess: MessageTypeDefinition<_reports_v1_ReportAccess, _reports_v1_ReportAccess__Output>

@@ -3,7 +3,7 @@ import type { Caller } from './caller.ts';
 import { WRITE_METHODS } from './credentials.ts';
 
 /** Resources that are not "data resources" for a connection's data-resource permissions. */
-const NON_DATA_RESOURCES = new Set(['reports', 'projects']);
+const NON_DATA_RESOURCES = new Set(['reports', 'projects', 'changes']);
 
 /**
  * What a client may reach, checked once it is authenticated: legacy projects

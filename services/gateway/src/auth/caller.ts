@@ -45,6 +45,8 @@ export type ClientAccess = {
   allowUnreleased: boolean;
   fullPrecisionSensitiveRecords: boolean;
   searchIndex: string[];
+  /** May read the change feed (a connection flag; legacy projects never). */
+  allowChangeFeed?: boolean;
   /** The client's projects, for the projects resource (which needs no proj_id). */
   projects?: { id: string; title: string; description?: string }[];
 };

@@ -18,6 +18,7 @@ export function connectionCaller(method: MethodName, client: Client, connection:
     allowUnreleased: connection.allowUnreleased,
     fullPrecisionSensitiveRecords: connection.fullPrecisionSensitiveRecords,
     searchIndex: connection.searchIndex,
+    allowChangeFeed: connection.allowChangeFeed,
   };
   return {
     method,

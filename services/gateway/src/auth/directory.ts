@@ -33,6 +33,7 @@ export type Connection = {
   allowUnreleased: boolean;
   fullPrecisionSensitiveRecords: boolean;
   searchIndex: string[];
+  allowChangeFeed: boolean;
 };
 
 export type Client = {
@@ -153,7 +154,7 @@ export function createDirectory(db: Pool, ttlMs: number, jwksCacheMs = 10 * 60_0
           const { rows: connections } = await db.query(
             `SELECT c.proj_id, c.website_id, c.title, c.sharing, c.allow_reports, c.limit_to_reports, c.allow_data_resources,
                     c.limit_to_data_resources, c.allow_confidential, c.allow_sensitive, c.allow_unreleased,
-                    c.full_precision_sensitive_records, c.search_index
+                    c.full_precision_sensitive_records, c.search_index, c.allow_change_feed
                FROM auth.client_connections c JOIN auth.websites w ON w.id = c.website_id
               WHERE c.client_id = $1 AND NOT c.deleted AND NOT w.deleted`,
             [row.id],
@@ -179,6 +180,7 @@ export function createDirectory(db: Pool, ttlMs: number, jwksCacheMs = 10 * 60_0
                   allowUnreleased: c.allow_unreleased,
                   fullPrecisionSensitiveRecords: c.full_precision_sensitive_records,
                   searchIndex: c.search_index,
+                  allowChangeFeed: c.allow_change_feed,
                 },
               ]),
             ),

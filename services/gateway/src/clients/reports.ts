@@ -6,6 +6,8 @@ import {
   type ExchangeRequest,
   type ExchangeResponse__Output,
   type ListFolderResponse__Output,
+  type ListChangesRequest,
+  type ListChangesResponse__Output,
   type ReportAccess,
   type ReportsServiceClient,
   type RunReportChunk__Output,
@@ -25,6 +27,7 @@ export function createReportsClient(address: string, secret: CallSecret, deadlin
     listTaxonObservations: (request: ExchangeRequest) =>
       client.unary<ExchangeResponse__Output>('ListTaxonObservations', request, deadlineMs),
     listAnnotations: (request: ExchangeRequest) => client.unary<ExchangeResponse__Output>('ListAnnotations', request, deadlineMs),
+    listChanges: (request: ListChangesRequest, callDeadlineMs: number) => client.unary<ListChangesResponse__Output>('ListChanges', request, callDeadlineMs),
     close: () => client.close(),
   };
 }
