@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { exportJWK, importSPKI } from 'jose';
 import { DEMO } from '@rex/admin';
@@ -248,8 +248,11 @@ describe('the self-describing page and OpenAPI', () => {
     expect(Object.keys(response.body.paths).sort()).toEqual([
       '/annotations',
       '/annotations/{id}',
+      '/changes',
       '/es',
       '/es/{path}',
+      '/location-attributes',
+      '/location-attributes/{id}',
       '/location_media',
       '/location_media/{id}',
       '/location_media/{id}/file',
@@ -257,6 +260,8 @@ describe('the self-describing page and OpenAPI', () => {
       '/locations/{id}',
       '/media-queue',
       '/media-queue/{name}',
+      '/occurrence-attributes',
+      '/occurrence-attributes/{id}',
       '/occurrence_media',
       '/occurrence_media/{id}',
       '/occurrence_media/{id}/file',
@@ -267,6 +272,8 @@ describe('the self-describing page and OpenAPI', () => {
       '/projects/{id}',
       '/reports',
       '/reports/{path}',
+      '/sample-attributes',
+      '/sample-attributes/{id}',
       '/sample_media',
       '/sample_media/{id}',
       '/sample_media/{id}/file',
@@ -279,7 +286,12 @@ describe('the self-describing page and OpenAPI', () => {
       '/surveys/{id}/attributes/{attributeId}',
       '/taxon-observations',
       '/taxon-observations/{id}',
+      '/upload-queue/{name}',
+      '/upload/{path}',
     ]);
+    // The files the apps build links to sit beside the service root: each names its own server.
+    expect(response.body.paths['/upload/{path}'].servers).toEqual([{ url: inject('gatewayUrl') }]);
+    expect(Object.keys(response.body.paths['/upload/{path}'])).toEqual(['servers', 'get', 'head']);
     expect(Object.keys(response.body.paths['/samples/{id}']).sort()).toEqual(['delete', 'get', 'put']);
     expect(Object.keys(response.body.components.securitySchemes)).toEqual(['jwtUser', 'jwtClient', 'directClient', 'directUser', 'directWebsite']);
   });

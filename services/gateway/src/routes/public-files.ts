@@ -107,3 +107,46 @@ export function publicFilesRouter(media: MediaClient, options: { maxAgeSeconds: 
   }
   return router;
 }
+
+const ERROR = { content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+
+/** One read of a public file in the OpenAPI document. */
+function readOperation(operationId: string, summary: string, name: { name: string; description: string }) {
+  const header = (header: string, description: string) => ({ name: header, in: 'header', required: false, description, schema: { type: 'string' } });
+  return {
+    operationId,
+    summary,
+    tags: ['files'],
+    security: [],
+    parameters: [
+      { name: name.name, in: 'path', required: true, description: name.description, schema: { type: 'string' } },
+      header('Range', 'One byte range: bytes=<first>-<last>, bytes=<first>- or bytes=-<suffix>; anything else gets the whole file'),
+      header('If-Range', 'The ETag of the version the client holds part of: the range only of that version'),
+      header('If-None-Match', 'ETags the client holds: 304 when one is current'),
+    ],
+    responses: {
+      200: { description: 'The file, with Content-Type, ETag, Cache-Control and X-Content-Type-Options: nosniff', content: { '*/*': { schema: { type: 'string', format: 'binary' } } } },
+      206: { description: 'The range asked for, with Content-Range', content: { '*/*': { schema: { type: 'string', format: 'binary' } } } },
+      304: { description: 'Not modified (If-None-Match)' },
+      400: { description: 'A path holding encoded characters, backslashes or dot segments', ...ERROR },
+      404: { description: 'No such file (or public files are off)', ...ERROR },
+      416: { description: 'A range outside the file; Content-Range: bytes */<size>', ...ERROR },
+    },
+  };
+}
+
+/**
+ * The public file paths for the OpenAPI document: they live beside the
+ * service root, at the base address, so each names its own server.
+ */
+export function publicFilesOpenApi(baseUrl: string): Record<string, unknown> {
+  const servers = [{ url: baseUrl }];
+  const stored = { name: 'path', description: "A medium's path (26/11/22/<id>.jpg), or thumb-/med- before it for the smaller images of an image" };
+  const queued = { name: 'name', description: 'The name the media queue gave the upload' };
+  const saved = "A saved medium's file, or the thumb- and med- images of an image, while the medium lives; no credentials.";
+  const waiting = 'A queued upload (the tempPath of the media queue), until a record claims it or it expires; no credentials.';
+  return {
+    '/upload/{path}': { servers, get: readOperation('getUploadFile', saved, stored), head: readOperation('headUploadFile', saved, stored) },
+    '/upload-queue/{name}': { servers, get: readOperation('getUploadQueueFile', waiting, queued), head: readOperation('headUploadQueueFile', waiting, queued) },
+  };
+}

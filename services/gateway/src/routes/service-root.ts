@@ -1,7 +1,8 @@
 import express, { type Router } from 'express';
 import { SCOPES } from '../auth/caller.ts';
 import type { MethodName, RestConfig } from '@rex/rest-config';
-import { servicesUrl } from './context.ts';
+import { publicOrigin, servicesUrl } from './context.ts';
+import { publicFilesOpenApi } from './public-files.ts';
 import { openApiPath, type Route } from './route.ts';
 
 /** How each method's credentials are sent. */
@@ -171,7 +172,10 @@ export function serviceRootRouter(config: RestConfig, routes: Route[]): Router {
     else res.json(description);
   });
   router.get('/rest/openapi.json', (req, res) => {
-    res.json(openApi(config, routes, `${servicesUrl(req)}/rest`));
+    const document = openApi(config, routes, `${servicesUrl(req)}/rest`);
+    // The files the apps build links to sit beside the service root (decision 14).
+    if (config.media.public_files) Object.assign(document.paths as object, publicFilesOpenApi(publicOrigin(req)));
+    res.json(document);
   });
   return router;
 }
