@@ -109,6 +109,7 @@ describe('a whole record PUT back with its children', () => {
     const sample = await recordWithChildren();
     const [robin, blackbird] = sample.occurrences.map((occurrence: { values: { id: string } }) => occurrence.values.id);
     const mediumId = sample.media[0].values.id;
+    const storedMedium = (await api('GET', `/sample_media/${mediumId}`, { token: demoToken })).body.values;
     const etag = (await api('GET', `/samples/${sample.values.id}`, { token: demoToken })).headers.get('etag')!;
     const put = await api('PUT', `/samples/${sample.values.id}`, {
       token: demoToken,
@@ -120,7 +121,8 @@ describe('a whole record PUT back with its children', () => {
           { values: { id: blackbird, taxa_taxon_list_id: 3, comment: 'a great tit after all' } },
           { values: { taxa_taxon_list_id: 4, comment: 'new blue tit' } },
         ],
-        media: [{ values: { id: mediumId, caption: 'pond at dusk' } }],
+        // The apps send a stored medium back whole: its own path and type are accepted as they are.
+        media: [{ values: { id: mediumId, caption: 'pond at dusk', path: storedMedium.path, media_type: storedMedium.media_type } }],
       },
     });
     expect(put.status, put.text).toBe(200);
@@ -137,7 +139,10 @@ describe('a whole record PUT back with its children', () => {
       { id: blackbird, comment: 'a great tit after all', taxa_taxon_list_id: '3' },
       { id: added, comment: 'new blue tit', taxa_taxon_list_id: '4' },
     ]);
-    expect((await api('GET', `/sample_media/${mediumId}`, { token: demoToken })).body.values).toMatchObject({ caption: 'pond at dusk' });
+    expect((await api('GET', `/sample_media/${mediumId}`, { token: demoToken })).body.values).toMatchObject({ caption: 'pond at dusk', path: storedMedium.path });
+    const moved = await api('PUT', `/samples/${sample.values.id}`, { token: demoToken, body: { values: {}, media: [{ values: { id: mediumId, path: 'other.jpg' } }] } });
+    expect(moved.status).toBe(400);
+    expect(Object.keys(moved.body.message)).toEqual(['sample_medium:path']);
     expect((await api('GET', `/samples/${sample.values.id}`, { token: demoToken })).body.values.comment).toBe('second');
     const stale = await api('PUT', `/samples/${sample.values.id}`, { token: demoToken, headers: { 'If-Match': etag }, body: { values: { comment: 'third' }, occurrences: [{ values: { id: robin, comment: 'lost' } }] } });
     expect(stale.status).toBe(412);

@@ -348,7 +348,7 @@ export async function planChildMedia(client: PoolClient, kind: MediaKind, parent
     }
     if (parentColumn in medium.values && text(medium.values, parentColumn) !== parentId) errors[`${entity}:${parentColumn}`] = 'A medium cannot move to another record.';
     const { id: _ignored, ...values } = medium.values;
-    storedMedia.push({ id, columns: planMedium(kind, values, false, errors).columns });
+    storedMedia.push({ id, columns: planMedium(kind, values, false, errors, { path: stored.path, media_type: stored.media_type }).columns });
   }
   return { storedMedia, newMedia };
 }
