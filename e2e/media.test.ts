@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { DEMO } from '@rex/admin';
 import { startGateway } from './support/gateway.ts';
+import { claimIdFor } from '../services/records/src/media-claims.ts';
 import { jpeg, png, pngSize, queuedPhoto, upload } from './support/media.ts';
 import { EDITOR_USER, OTHER_USER, api, dbQuery, eventually, sampleSubmission, services, setUpWorld, token } from './support/world.ts';
 
@@ -223,6 +224,21 @@ describe('media of records', () => {
     expect(retry.status).toBe(201);
     expect(retry.headers.get('idempotent-replayed')).toBe('true');
     expect(retry.body).toEqual(first.body);
+  });
+
+  it('when an attempt reserved its files and then failed without releasing them, then a retry with the same Idempotency-Key takes them over; another submission is still refused them', async () => {
+    const name = await queuedPhoto(demoToken);
+    const key = `media-retry-${Date.now()}`;
+    // What a failed attempt leaves when the release never arrives (media died after reserving): a live reservation for its claim.
+    const failedClaim = claimIdFor({ websiteId: String(DEMO.websiteId), userId: String(DEMO.userId), idempotencyKey: key });
+    await dbQuery(`UPDATE media.files SET claim_id = $2, reserved_until = now() + interval '1 hour' WHERE name = $1`, [name, failedClaim]);
+    const body = sampleSubmission({}, { occurrences: [{ ...occurrence(), media: [{ values: { queued: name } }] }] });
+    const other = await api('POST', '/samples', { token: demoToken, body, headers: { 'Idempotency-Key': `${key}-other` } });
+    expect(other.status).toBe(400);
+    expect(other.body.message['occurrence_medium:queued']).toMatch(/already been used/);
+    const retry = await api('POST', '/samples', { token: demoToken, body, headers: { 'Idempotency-Key': key } });
+    expect(retry.status, retry.text).toBe(201);
+    await eventually(async () => expect(await queueState(name)).toMatchObject({ state: 'claimed' }));
   });
 
   it.each(['sample', 'occurrence', 'location'])('when %s media are created, listed, read, changed and deleted on their own, then each method works', async (kind) => {

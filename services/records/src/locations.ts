@@ -98,7 +98,7 @@ export function createLocations(db: Pool, reference: ReferenceData, claims: Medi
           );
           const id = result.locations[0];
           return { entity: 'location', values: stamp(id, result.stamp), media: savedMedia('location', result.locationMedia[id], result.stamp), version: result.version };
-        }));
+        }, { websiteId: who.websiteId, userId: who.userId, idempotencyKey }));
       });
     },
 

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { Pool } from '@rex/db';
 import { invalid, isServiceError, unavailable } from '@rex/grpc';
 import type { Logger } from '@rex/logger';
@@ -10,6 +10,20 @@ import { MEDIA, queuedNames, type MediumPlan } from './domain/media.ts';
 import { isUniqueViolation } from './db/sql.ts';
 
 export type Claim = { id: string; names: string[]; mediaTypes: Map<string, string> };
+
+/** The submission a claim is made for: with an Idempotency-Key, its retries make the same claim. */
+export type ClaimOwner = { websiteId: string; userId: string; idempotencyKey: string };
+
+/**
+ * A claim id: random, or for a submission sent with an Idempotency-Key one
+ * derived from the key (as a UUID), so that a retry of a failed attempt may
+ * take over the files that attempt reserved instead of being refused them.
+ */
+export function claimIdFor(owner?: ClaimOwner): string {
+  if (!owner?.idempotencyKey) return randomUUID();
+  const hex = createHash('sha256').update(`${owner.websiteId}\u0000${owner.userId}\u0000${owner.idempotencyKey}`).digest('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${((parseInt(hex[16], 16) & 3) | 8).toString(16)}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
 
 
 /**
@@ -35,13 +49,13 @@ const unconfirmable = use(
 );
 
 export function createMediaClaims(db: Pool, media: MediaClient | undefined, logger: Logger) {
-  async function reserve(auth: AuthContext__Output | null, plans: MediumPlan[]): Promise<Claim | undefined> {
+  async function reserve(auth: AuthContext__Output | null, plans: MediumPlan[], owner?: ClaimOwner): Promise<Claim | undefined> {
     const errors: Errors = {};
     const names = queuedNames(plans, errors);
     if (Object.keys(errors).length) throw invalid(errors);
     if (!names.length) return undefined;
     if (!media) throw unavailable('Media cannot be added: no media service is configured.');
-    const id = randomUUID();
+    const id = claimIdFor(owner);
     let answer;
     try {
       answer = await media.reserve(auth, id, names);
@@ -86,14 +100,16 @@ export function createMediaClaims(db: Pool, media: MediaClient | undefined, logg
   return {
     /**
      * Runs `write` holding the files the media plans name: `columnsOf` gives
-     * each medium's columns with its file's path and media type.
+     * each medium's columns with its file's path and media type. `owner`
+     * names a submission sent with an Idempotency-Key (see claimIdFor).
      */
     async withClaim<T>(
       auth: AuthContext__Output | null,
       plans: MediumPlan[],
       write: (claim: { claimId?: string; columnsOf: (plan: MediumPlan) => Record<string, unknown> }) => Promise<T>,
+      owner?: ClaimOwner,
     ): Promise<T> {
-      const claim = await reserve(auth, plans);
+      const claim = await reserve(auth, plans, owner);
       const columnsOf = (plan: MediumPlan) =>
         plan.queued && claim ? { ...plan.columns, path: plan.queued, media_type: claim.mediaTypes.get(plan.queued) } : plan.columns;
       let result: T;

@@ -59,7 +59,7 @@ export function createMedia(db: Pool, claims: MediaClaims, kind: MediaKind) {
             idempotencyKey ? { key: idempotencyKey, requestHash: hash } : undefined,
           );
           return { entity, values: stamp(result.media[0], result.stamp), version: result.version };
-        });
+        }, { websiteId: who.websiteId, userId: who.userId, idempotencyKey });
       });
     },
 

@@ -140,7 +140,7 @@ export function createOccurrences(db: Pool, reference: ReferenceData, claims: Me
           idempotencyKey ? { key: idempotencyKey, requestHash: hash } : undefined,
         );
         return result.occurrences.map((id) => ({ ...savedOccurrence(id, result.occurrenceMedia, result.stamp), version: result.version }));
-      }));
+      }, { websiteId: who.websiteId, userId: who.userId, idempotencyKey }));
     });
   }
 

@@ -425,7 +425,7 @@ export function createSamples(db: Pool, reference: ReferenceData, claims: MediaC
             idempotencyKey ? { key: idempotencyKey, requestHash: hash } : undefined,
           );
           return result.samples.map((sample) => savedSample(sample, result.stamp, result.version));
-        }),
+        }, { websiteId: who.websiteId, userId: author.createdById, idempotencyKey }),
       );
     });
   }
