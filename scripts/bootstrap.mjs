@@ -16,6 +16,7 @@ const commands = {
   admin: ['tools/admin/src/main.ts'],
   bench: ['bench/run.ts'],
   fuzz: ['scripts/fuzz.ts'],
+  chaos: ['scripts/chaos/main.ts'],
   test: ['node_modules/vitest/vitest.mjs', 'run'],
   typecheck: ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.json'],
   protos: ['libs/protos/scripts/generate.ts'],

@@ -69,7 +69,12 @@ export function unary<Q, R>(service: string, method: string, logger: Logger, fn:
       },
       (error: unknown) => {
         const status = toServiceError(error);
-        if (!(error instanceof DomainError)) logger.error({ err: error, method }, 'unhandled error in gRPC handler');
+        if (!(error instanceof DomainError)) {
+          // The database going away is answered as retryable (UNAVAILABLE, DEADLINE_EXCEEDED): an outage, not a bug of the handler's.
+          const retryable = status.code === grpc.status.UNAVAILABLE || status.code === grpc.status.DEADLINE_EXCEEDED;
+          if (retryable) logger.warn({ err: error, method }, 'call failed: the database is unavailable or too slow');
+          else logger.error({ err: error, method }, 'unhandled error in gRPC handler');
+        }
         finish(status.code ?? grpc.status.INTERNAL);
         callback(status);
       },
