@@ -4,7 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it, inject } from 'vitest';
-import { api, sampleSubmission, token, dbQuery } from './support/world.ts';
+import { DEMO, migrateAll, seedDemo } from '@rex/admin';
+import { createPool } from '@rex/db';
+import { api, dbQuery, freshDatabase, sampleSubmission, token } from './support/world.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'rex-admin-'));
@@ -93,3 +95,25 @@ describe('pnpm admin import', () => {
     expect(response.body.message).toHaveProperty('sample:survey_id');
   });
 });
+
+describe('the demo data', () => {
+  it('when the suite starts on a database that already holds data, then the demo data is not seeded over it', async () => {
+    const fresh = await freshDatabase('rex_demo_seed');
+    const pool = createPool(fresh.url, { max: 1 });
+    const dataDir = mkdtempSync(join(tmpdir(), 'rex-demo-'));
+    try {
+      await migrateAll(pool);
+      expect((await seedDemo(pool, dataDir)).seeded).toBe(true);
+      // An operator's own settings for website 1 and user 2.
+      await pool.query(`UPDATE auth.websites SET url = 'https://recording.example.org', password = 'operator-secret', public_key = NULL WHERE id = $1`, [DEMO.websiteId]);
+      await pool.query(`UPDATE auth.users SET username = 'operator' WHERE id = $1`, [DEMO.userId]);
+      expect((await seedDemo(pool, dataDir)).seeded).toBe(false);
+      const { rows } = await pool.query('SELECT w.url, w.password, w.public_key, u.username FROM auth.websites w, auth.users u WHERE w.id = $1 AND u.id = $2', [DEMO.websiteId, DEMO.userId]);
+      expect(rows[0]).toEqual({ url: 'https://recording.example.org', password: 'operator-secret', public_key: null, username: 'operator' });
+    } finally {
+      await pool.end();
+      await fresh.drop();
+    }
+  });
+});
+

@@ -29,9 +29,15 @@ export function demoKeys(dataDir: string): { privateKey: string; publicKey: stri
   return { privateKey, publicKey };
 }
 
-/** Seeds (idempotently) a demo website, user, survey, taxa and attributes. */
-export async function seedDemo(pool: Pool, dataDir: string): Promise<{ privateKey: string }> {
+/**
+ * Seeds a demo website, user, survey, taxa and attributes into a database
+ * that holds no website yet. A database with data is left as it is (an
+ * operator's websites, users and keys stay theirs): `seeded` says which.
+ */
+export async function seedDemo(pool: Pool, dataDir: string): Promise<{ privateKey: string; seeded: boolean }> {
   const keys = demoKeys(dataDir);
+  const { rows } = await pool.query('SELECT 1 FROM auth.websites LIMIT 1');
+  if (rows.length) return { privateKey: keys.privateKey, seeded: false };
   await importFixtures(
     pool,
     parseFixtures({
@@ -53,5 +59,5 @@ export async function seedDemo(pool: Pool, dataDir: string): Promise<{ privateKe
       ],
     }),
   );
-  return { privateKey: keys.privateKey };
+  return { privateKey: keys.privateKey, seeded: true };
 }
