@@ -17,6 +17,7 @@ const commands = {
   bench: ['bench/run.ts'],
   fuzz: ['scripts/fuzz.ts'],
   chaos: ['scripts/chaos/main.ts'],
+  soak: ['scripts/soak/main.ts'],
   test: ['node_modules/vitest/vitest.mjs', 'run'],
   typecheck: ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.json'],
   protos: ['libs/protos/scripts/generate.ts'],
