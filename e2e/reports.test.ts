@@ -1,6 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { DEMO } from '@rex/admin';
-import { startGateway, type ExtraGateway } from './support/gateway.ts';
+import { freePort } from '@rex/db';
+import { grpcServing } from '../scripts/suite.ts';
+import { spawnService, startGateway, type ExtraGateway } from './support/gateway.ts';
 import { DB_CLIENT, OTHER_USER, SECOND_WEBSITE, WEBSITE_PASSWORD, api, clientToken, eventually, sampleSubmission, setUpWorld, token } from './support/world.ts';
 
 const EXPLORE = '/reports/library/occurrences/filterable_explore_list.xml';
@@ -244,5 +250,165 @@ describe('report permissions of methods and connections', () => {
     expect(limited.status).toBe(403);
     expect(limited.body.message).toBe('Report requested is not allowed');
     expect((await api('GET', `${gateway.services}/reports/library/occurrences/explore_list.xml?proj_id=${DB_CLIENT.oneReportProjId}`, { headers: header })).status).toBe(200);
+  });
+});
+
+describe('standard parameter names and unknown parameters', () => {
+  const run = (query: string, headers: Record<string, string> = {}) => api('GET', `${EXPLORE}?location_name=${marker}&${query}`, { token: demoToken, headers });
+
+  it("when a filter is given by the warehouse's standard name, then it filters as the report's own name does", async () => {
+    const [first] = ownOccurrences;
+    const byOwnName = await run(`occ_id=${first}`);
+    const byAlias = await run(`occurrence_id=${first}`);
+    expect(byOwnName.body.data.map((row: { occurrence_id: string }) => row.occurrence_id)).toEqual([first]);
+    expect(byAlias.body.data).toEqual(byOwnName.body.data);
+    expect(byAlias.body.warnings).toBeUndefined();
+    const otherSurvey = await run('survey_list=999999');
+    expect(otherSurvey.body.data).toEqual([]);
+    expect((await run('occ_id=1&occurrence_id=2')).status).toBe(400);
+  });
+
+  it('when the params are asked for, then each standard param names its aliases', async () => {
+    const params = await api('GET', `${EXPLORE}/params`, { token: demoToken });
+    expect(params.body.data.occ_id.aliases).toEqual(['occurrence_id']);
+    expect(params.body.data.sample_id.aliases).toEqual(['smp_id']);
+    expect(params.body.data.survey_id.aliases).toEqual(['survey_list']);
+    expect(params.body.data.date_from.aliases).toBeUndefined();
+  });
+
+  it('when a parameter the report does not take is given, then the rows come and warnings name it; controls and client-library parameters are not named', async () => {
+    const response = await run('sortby=taxon&nonce=n&auth_token=t&callback=cb&wantColumns=1&wantParameters=1&reportSource=local&_=1&limit=10');
+    expect(response.status, response.text).toBe(200);
+    expect(response.body.data).toHaveLength(2);
+    expect(response.body.warnings).toEqual(['Unknown parameter sortby: the report does not take it, so it was ignored.']);
+    expect(response.headers.get('unknown-parameters')).toBe('sortby');
+    const clean = await run('limit=10');
+    expect(clean.body).not.toHaveProperty('warnings');
+    expect(clean.headers.get('unknown-parameters')).toBeNull();
+  });
+
+  it('when a download has unknown parameters, then the body stays valid CSV or NDJSON and the header names them', async () => {
+    const csv = await run('format=csv&columns=occurrence_id&filter_id=3&ünknown%2C=1');
+    expect(csv.status).toBe(200);
+    expect(csv.text.trim().split('\r\n')).toEqual(['occurrence_id', ...[...ownOccurrences].sort((a, b) => Number(b) - Number(a))]);
+    expect(csv.headers.get('unknown-parameters')!.split(', ').map(decodeURIComponent)).toEqual(['filter_id', 'ünknown,']);
+    const ndjson = await run('format=ndjson&filter_id=3');
+    for (const line of ndjson.text.trim().split('\n')) expect(JSON.parse(line)).toHaveProperty('occurrence_id');
+    expect(ndjson.headers.get('unknown-parameters')).toBe('filter_id');
+  });
+
+  it('when a report parameter is given twice, then 400 naming it', async () => {
+    const response = await run('survey_id=1&survey_id=2');
+    expect(response.status).toBe(400);
+    expect(response.body.message).toBe('Parameter survey_id is given more than once');
+  });
+});
+
+describe('HTML and CSV answers', () => {
+  it('when a folder of the hierarchy is asked for as HTML (format or Accept), then it is a page of its reports with their links', async () => {
+    for (const [query, headers] of [['?format=html', {}], ['', { Accept: 'text/html,application/xhtml+xml,*/*;q=0.8' }]] as const) {
+      const response = await api('GET', `/reports/library/occurrences${query}`, { token: demoToken, headers });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toMatch(/^text\/html/);
+      expect(response.headers.get('vary')).toMatch(/Accept/);
+      expect(response.text).toMatch(/^<!DOCTYPE HTML>/);
+      expect(response.text).toContain('Explore records (filterable)');
+      expect(response.text).toMatch(/<a href="http:\/\/[^"]+\/reports\/library\/occurrences\/filterable_explore_list\.xml\/params[^"]*">/);
+    }
+    const json = await api('GET', '/reports/library/occurrences', { token: demoToken, headers: { Accept: '*/*' } });
+    expect(json.headers.get('content-type')).toMatch(/^application\/json/);
+  });
+
+  it('when the params or columns are asked for as CSV, then there is a row per name; as HTML, a page', async () => {
+    const json = await api('GET', `${EXPLORE}/params`, { token: demoToken });
+    const csv = await api('GET', `${EXPLORE}/params?format=csv`, { token: demoToken });
+    expect(csv.headers.get('content-type')).toMatch(/^text\/csv/);
+    const lines = csv.text.trim().split('\r\n');
+    expect(lines[0]).toBe('name,display,description,datatype,default,aliases,lookup_values');
+    expect(lines.slice(1).map((line) => line.split(',')[0])).toEqual(Object.keys(json.body.data));
+    expect(lines.find((line) => line.startsWith('occ_id,'))).toContain('"[""occurrence_id""]"');
+    const columns = await api('GET', `${EXPLORE}/columns`, { token: demoToken, headers: { Accept: 'text/csv' } });
+    expect(columns.text.split('\r\n')[0]).toBe('name,display,datatype,visible');
+    const html = await api('GET', `${EXPLORE}/columns?format=html`, { token: demoToken });
+    expect(html.text).toContain('<title>Columns of Explore records (filterable)</title>');
+    expect(html.text).toContain('<th>occurrence_id</th>');
+  });
+
+  it('when a report is run as HTML, then its rows are a table, with count and paging links', async () => {
+    const response = await api('GET', `${EXPLORE}?location_name=${marker}&format=html&columns=occurrence_id,taxon&limit=1`, { token: demoToken });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(response.text).toContain('<tr><th>occurrence_id</th><th>taxon</th></tr>');
+    expect(response.text.match(/<tr><td>/g)).toHaveLength(1);
+    expect(response.text).toMatch(/<th>count<\/th><td>2<\/td>/);
+    expect(response.text).toMatch(/<th>next<\/th><td><a href="[^"]*offset=1[^"]*">/);
+    expect(response.text.trim()).toMatch(/<\/html>$/);
+  });
+
+  it('when a record, a parameter value or a parameter name carries markup, then the HTML page shows it escaped', async () => {
+    const attack = `<script>alert("x${stamp}")</script>`;
+    const created = await api('POST', '/samples', { token: demoToken, body: sampleSubmission({ location_name: attack }, { occurrences: [{ values: { taxa_taxon_list_id: 1 } }] }) });
+    expect(created.status, created.text).toBe(201);
+    const url = `${EXPLORE}?location_name=${encodeURIComponent(attack)}&format=html&${encodeURIComponent('<img src=x onerror=alert(1)>')}=1`;
+    const page = await eventually(async () => {
+      const response = await api('GET', url, { token: demoToken });
+      expect(response.text).toContain('&lt;script&gt;alert(&quot;x');
+      return response.text;
+    });
+    expect(page).not.toContain('<script>');
+    expect(page).not.toContain('<img');
+    expect(page).toContain('Unknown parameter &lt;img src=x onerror=alert(1)&gt;');
+    expect(page).not.toMatch(/href="[^"]*<script/);
+  });
+});
+
+describe('a library with markup in its titles and parameters', () => {
+  const HOSTILE = `<?xml version="1.0" encoding="UTF-8"?>
+<report title="&lt;script&gt;alert('title')&lt;/script&gt;" description="&lt;img src=x onerror=alert('description')&gt;" table="occurrences">
+  <query>SELECT #columns# FROM reports.occurrences o WHERE #sharing_filter# #filters#</query>
+  <params>
+    <param name="taxon" display="&lt;b onmouseover=alert('display')&gt;Taxon&lt;/b&gt;" description="&quot;&gt;&lt;script&gt;alert('param')&lt;/script&gt;" datatype="text" default="&lt;i&gt;">
+      <where>o.taxon = #taxon#</where>
+    </param>
+  </params>
+  <columns>
+    <column name="occurrence_id" display="&lt;svg onload=alert('column')&gt;" sql="o.id" datatype="integer" />
+  </columns>
+</report>`;
+  let reports: ChildProcess;
+  let gateway: ExtraGateway;
+
+  beforeAll(async () => {
+    const library = mkdtempSync(join(tmpdir(), 'rex-library-'));
+    mkdirSync(join(library, 'hostile'));
+    writeFileSync(join(library, 'hostile', 'markup.xml'), HOSTILE);
+    const port = await freePort();
+    reports = spawnService('reports', { DATABASE_URL: inject('databaseUrl'), GRPC_HOST: '127.0.0.1', GRPC_PORT: String(port), PROJECTOR_ENABLED: 'false', REPORTS_LIBRARY_DIRS: library });
+    for (let i = 0; i < 300 && !(await grpcServing(`127.0.0.1:${port}`, 'reports.v1.ReportsService')); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    gateway = await startGateway({ authentication_methods: { jwtUser: { allow_http: true } } }, { REPORTS_ADDR: `127.0.0.1:${port}` });
+  });
+
+  afterAll(() => {
+    gateway?.stop();
+    reports?.kill('SIGTERM');
+  });
+
+  it('when its folder, params and columns are read as HTML, then every title, description and display text is escaped', async () => {
+    const pages = await Promise.all(
+      ['/reports/hostile', '/reports/hostile/markup.xml/params', '/reports/hostile/markup.xml/columns'].map((path) =>
+        api('GET', `${gateway.services}${path}?format=html`, { token: demoToken }),
+      ),
+    );
+    for (const page of pages) {
+      expect(page.status, page.text).toBe(200);
+      expect(page.text).not.toMatch(/<(script|img|b|svg|i)[\s>]/);
+    }
+    const [folder, params, columns] = pages.map((page) => page.text);
+    expect(folder).toContain('&lt;script&gt;alert(&#39;title&#39;)&lt;/script&gt;');
+    expect(folder).toContain('&lt;img src=x onerror=alert(&#39;description&#39;)&gt;');
+    expect(params).toContain('<title>Parameters of &lt;script&gt;');
+    expect(params).toContain('&quot;&gt;&lt;script&gt;alert(&#39;param&#39;)&lt;/script&gt;');
+    expect(params).toContain('&lt;b onmouseover=alert(&#39;display&#39;)&gt;Taxon&lt;/b&gt;');
+    expect(columns).toContain('&lt;svg onload=alert(&#39;column&#39;)&gt;');
   });
 });

@@ -14,6 +14,7 @@ import { ATTRIBUTES_ALIAS } from './routes/surveys.ts';
 import type { MethodName, RestConfig } from '@rex/rest-config';
 import { PUBLIC_BASE, SERVICES_PATH, servicesUrl } from './routes/context.ts';
 import type { Route } from './routes/route.ts';
+import { allowList, answerOtherMethods, methodsByPath } from './routes/path-methods.ts';
 import { rawBody } from './routes/search.ts';
 import { serviceRootRouter } from './routes/service-root.ts';
 
@@ -148,11 +149,13 @@ function apiRouter(options: AppOptions): express.Router {
     ? new RateLimiter('credential', limits.per_credential, store).middleware((req) => req.caller?.credential)
     : undefined;
 
+  const byPath = methodsByPath(options.routes);
   for (const route of options.routes) {
+    const allow = allowList(byPath.get(route.path)!);
     const admitted = (req: Request, res: Response, next: NextFunction) => {
       try {
         if (req.caller) checkClientAccess(req.caller, route.resource, req.method, route.search);
-        cors.forCaller(req, res);
+        cors.forCaller(req, res, allow);
         next();
       } catch (error) {
         next(error);
@@ -170,14 +173,7 @@ function apiRouter(options: AppOptions): express.Router {
     );
   }
 
-  const byPath = new Map<string, string[]>();
-  for (const route of options.routes) byPath.set(route.path, [...(byPath.get(route.path) ?? []), route.method.toUpperCase()]);
-  for (const [path, methods] of byPath) {
-    router.options(path, (req, res) => {
-      cors.forPreflight(req, res);
-      res.set('Allow', [...methods, 'OPTIONS'].join(', ')).status(200).end();
-    });
-  }
+  answerOtherMethods(router, byPath, cors);
   return router;
 }
 
@@ -207,7 +203,7 @@ export function createApp(options: AppOptions): Express {
     next();
   });
   const api = apiRouter(options);
-  app.use(SERVICES_PATH, serviceRootRouter(options.config, options.routes));
+  app.use(SERVICES_PATH, serviceRootRouter(options.config, options.routes, createCors(options.config)));
   app.use(`${SERVICES_PATH}/rest/:version`, (req, _res, next) => {
     const version = String(req.params.version);
     if (!/^v\d+\.\d+$/.test(version)) return next();

@@ -3,6 +3,7 @@ import { canonicalMoment } from '@rex/dates';
 import { toAuthContext } from '../auth/caller.ts';
 import type { ReportsClient } from '../clients/reports.ts';
 import { HttpError } from '../http-error.ts';
+import { sendAnswer } from './answer-format.ts';
 import { backend, requestUrl, servicesUrl } from './context.ts';
 import type { Parameter, Route } from './route.ts';
 
@@ -59,7 +60,8 @@ export function exchangeRoutes(reports: ReportsClient, idPrefix: string): Route[
     const paging: Record<string, string> = { self: pageLink(req, resource, page) };
     if (page > 1) paging.previous = pageLink(req, resource, page - 1);
     if (answer.more) paging.next = pageLink(req, resource, page + 1);
-    res.set(DEPRECATION).json({ paging, data: answer.items.map((item) => shape(req, resource, item.fields)) });
+    res.set(DEPRECATION);
+    sendAnswer(req, res, { paging, data: answer.items.map((item) => shape(req, resource, item.fields)) }, resource);
   };
 
   const one = (resource: 'taxon-observations' | 'annotations') => async (req: Request, res: Response) => {
@@ -67,7 +69,8 @@ export function exchangeRoutes(reports: ReportsClient, idPrefix: string): Route[
     const request = { auth: toAuthContext(req.caller!), id, page: 1, pageSize: 1, idPrefix };
     const answer = await backend('reports', resource === 'taxon-observations' ? reports.listTaxonObservations(request) : reports.listAnnotations(request));
     if (!answer.items.length) throw new HttpError(404);
-    res.set(DEPRECATION).json(shape(req, resource, answer.items[0].fields));
+    res.set(DEPRECATION);
+    sendAnswer(req, res, shape(req, resource, answer.items[0].fields), `${resource} ${id}`);
   };
 
   /** An annotation points at its observation with an absolute link that keeps the caller's proj_id. */
@@ -90,6 +93,7 @@ export function exchangeRoutes(reports: ReportsClient, idPrefix: string): Route[
       resource: 'taxon-observations',
       method: 'get',
       path: '/taxon-observations',
+      deprecated: true,
       summary: `Occurrences in the exchange format, oldest edit first, paged; edited_date_from is required.${deprecated}`,
       parameters: PARAMETERS,
       responses: { 200: '{paging: {self, previous?, next?}, data: [...]}', 400: 'A missing or invalid parameter' },
@@ -99,6 +103,7 @@ export function exchangeRoutes(reports: ReportsClient, idPrefix: string): Route[
       resource: 'taxon-observations',
       method: 'get',
       path: '/taxon-observations/:id',
+      deprecated: true,
       summary: `One taxon-observation by its id (external key, or the configured user_id followed by the occurrence id).${deprecated}`,
       parameters: [{ name: 'id', in: 'path', type: 'string', description: 'Taxon-observation id', required: true }],
       responses: { 200: 'The taxon-observation', 404: 'No such record visible to the caller' },
@@ -108,6 +113,7 @@ export function exchangeRoutes(reports: ReportsClient, idPrefix: string): Route[
       resource: 'annotations',
       method: 'get',
       path: '/annotations',
+      deprecated: true,
       summary: `Comments on occurrences, including verification decisions, in the exchange format, paged.${deprecated}`,
       parameters: PARAMETERS,
       responses: { 200: '{paging: {self, previous?, next?}, data: [...]}', 400: 'An invalid parameter' },
@@ -117,6 +123,7 @@ export function exchangeRoutes(reports: ReportsClient, idPrefix: string): Route[
       resource: 'annotations',
       method: 'get',
       path: '/annotations/:id',
+      deprecated: true,
       summary: `One annotation by id.${deprecated}`,
       parameters: [{ name: 'id', in: 'path', type: 'integer', description: 'Annotation id', required: true }],
       responses: { 200: 'The annotation', 404: 'No such annotation visible to the caller' },
@@ -126,24 +133,28 @@ export function exchangeRoutes(reports: ReportsClient, idPrefix: string): Route[
       resource: 'projects',
       method: 'get',
       path: '/projects',
+      deprecated: true,
       summary: `The authenticated client's projects (directClient and hmacClient only), without internal keys.${deprecated}`,
       responses: { 200: '{data: [...], paging: {self}}', 401: 'Not a client' },
       handler: async (req, res) => {
         const data = projects(req).map((project) => ({ ...project, href: `${servicesUrl(req)}/rest/projects/${project.id}` }));
-        res.set(DEPRECATION).json({ data, paging: { self: `${servicesUrl(req)}/rest/projects?page=1` } });
+        res.set(DEPRECATION);
+        sendAnswer(req, res, { data, paging: { self: `${servicesUrl(req)}/rest/projects?page=1` } }, 'projects');
       },
     },
     {
       resource: 'projects',
       method: 'get',
       path: '/projects/:id',
+      deprecated: true,
       summary: `One of the authenticated client's projects.${deprecated}`,
       parameters: [{ name: 'id', in: 'path', type: 'string', description: 'Project id', required: true }],
       responses: { 200: 'The project', 404: 'No such project' },
       handler: async (req, res) => {
         const project = projects(req).find((p) => p.id === String(req.params.id));
         if (!project) throw new HttpError(404);
-        res.set(DEPRECATION).json({ ...project, href: `${servicesUrl(req)}/rest/projects/${project.id}` });
+        res.set(DEPRECATION);
+        sendAnswer(req, res, { ...project, href: `${servicesUrl(req)}/rest/projects/${project.id}` }, `projects ${project.id}`);
       },
     },
   ];

@@ -3,12 +3,25 @@ import type { FieldValue__Output, ReportAccess, RunReportChunk__Output } from '@
 import { toAuthContext, type Caller } from '../auth/caller.ts';
 import type { ReportsClient } from '../clients/reports.ts';
 import { HttpError } from '../http-error.ts';
+import { answerFormat, sendAnswer } from './answer-format.ts';
 import { backend, requestUrl, servicesUrl } from './context.ts';
+import { csvLine } from './csv.ts';
+import { HTML_PAGE_END, escapeHtml, htmlPageStart, htmlValue } from './html-page.ts';
 import type { Route } from './route.ts';
 import { streamAnswer } from './stream-answer.ts';
 
-/** Query parameters that steer the API rather than the report. */
-const CONTROLS = new Set(['limit', 'offset', 'orderby', 'sortdir', 'columns', 'wantCount', 'format', 'proj_id', 'user', 'secret', 'user_id', 'website_id', 'scope', 'known_count', 'callback', '_', 'cached']);
+/**
+ * Query parameters that steer the API rather than the report: never passed to
+ * it, so never unknown to it.
+ */
+const CONTROLS = new Set([
+  // the page, its order, columns and format
+  'limit', 'offset', 'orderby', 'sortdir', 'columns', 'wantCount', 'known_count', 'format',
+  // credentials and scope, read by authentication
+  'proj_id', 'user', 'secret', 'user_id', 'website_id', 'scope',
+  // sent by the warehouse's client libraries, with no effect here
+  'callback', '_', 'cached', 'nonce', 'auth_token', 'wantColumns', 'wantParameters', 'wantRecords', 'reportSource',
+]);
 /** Carried forward into the links the API builds; a secret never is (the client adds its own). */
 const CARRIED = ['proj_id', 'format', 'user', 'user_id', 'website_id', 'scope'];
 
@@ -40,29 +53,24 @@ function integer(req: Request, name: string, fallback: number, max: number, over
   return Number(raw);
 }
 
-/** The largest page a caller may ask for: JSON pages, and CSV or NDJSON downloads (streamed). */
+/** The largest page a caller may ask for: JSON and HTML pages, and CSV or NDJSON downloads (streamed). */
 export type ReportLimits = { maxPage: number; maxExport: number };
 
-type Format = 'json' | 'csv' | 'ndjson';
-
-function formatOf(req: Request): Format {
-  const format = req.query.format;
-  if (format === 'csv' || format === 'ndjson' || format === 'json') return format;
-  if (format !== undefined) throw new HttpError(400, 'format must be json, csv or ndjson');
-  const first = (req.get('accept') ?? '').split(';')[0].split(',')[0].trim();
-  return first === 'text/csv' ? 'csv' : first === 'application/x-ndjson' ? 'ndjson' : 'json';
+/** The report's own parameters: every query parameter but the controls, each given once. */
+function reportParameters(req: Request): Record<string, string> {
+  const parameters: Record<string, string> = {};
+  for (const [key, value] of Object.entries(req.query)) {
+    if (CONTROLS.has(key)) continue;
+    if (typeof value !== 'string') throw new HttpError(400, `Parameter ${key} is given more than once`);
+    parameters[key] = value;
+  }
+  return parameters;
 }
 
-/**
- * One CSV cell. A value a spreadsheet would run as a formula (starting with
- * = + - @, a tab or a carriage return) is prefixed with an apostrophe, unless
- * it is a plain number.
- */
-export function csvCell(value: string | null): string {
-  if (value === null) return '';
-  const safe = /^[=+\-@\t\r]/.test(value) && !/^[+-]?\d+(\.\d+)?([eE][+-]?\d+)?$/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-}
+/** What a report run says about the parameters it ignored: in the JSON and HTML bodies, and in a header (any format). */
+const warningOf = (name: string) => `Unknown parameter ${name}: the report does not take it, so it was ignored.`;
+const UNKNOWN_PARAMETERS_HEADER = 'Unknown-Parameters';
+
 const valueOf = (value: FieldValue__Output) => (value.kind === 'text' ? (value.text ?? '') : null);
 
 /** Rows of a report's data array leave out keys whose value is null or empty, as the existing API does. */
@@ -83,15 +91,15 @@ function pageLink(req: Request, offset: number, limit: number, count: number | u
   return url.toString();
 }
 
-/** Runs a report and streams its rows to the client as JSON, CSV or NDJSON. */
+/** Runs a report and streams its rows to the client as JSON, an HTML table, CSV or NDJSON. */
 function runReport(reports: ReportsClient, limits: ReportLimits, req: Request, res: Response, path: string): Promise<void> {
-  const format = formatOf(req);
-  const maxLimit = format === 'json' ? limits.maxPage : limits.maxExport;
-  const limit = integer(req, 'limit', 100, maxLimit, `limit may be at most ${maxLimit} for ${format === 'json' ? 'a JSON page' : `a ${format} download`}`);
+  const format = answerFormat(req, ['json', 'html', 'csv', 'ndjson']);
+  const page = format === 'json' || format === 'html';
+  const maxLimit = page ? limits.maxPage : limits.maxExport;
+  const limit = integer(req, 'limit', 100, maxLimit, `limit may be at most ${maxLimit} for ${page ? `a ${format.toUpperCase()} page` : `a ${format} download`}`);
   const offset = integer(req, 'offset', 0, 1e9);
   const wantCount = req.query.wantCount !== '0' && req.query.wantCount !== 'false';
-  const parameters: Record<string, string> = {};
-  for (const [key, value] of Object.entries(req.query)) if (!CONTROLS.has(key) && typeof value === 'string') parameters[key] = value;
+  const parameters = reportParameters(req);
   const sortdir = typeof req.query.sortdir === 'string' ? req.query.sortdir.toUpperCase() : '';
   if (sortdir && sortdir !== 'ASC' && sortdir !== 'DESC') throw new HttpError(400, 'sortdir must be ASC or DESC');
   const stream = reports.runReport({
@@ -109,6 +117,7 @@ function runReport(reports: ReportsClient, limits: ReportLimits, req: Request, r
 
   let columns: string[] = [];
   let count: number | undefined;
+  let warnings: string[] = [];
   let rows = 0;
   const paging = () => {
     const links: Record<string, string> = { self: pageLink(req, offset, limit, count) };
@@ -121,28 +130,41 @@ function runReport(reports: ReportsClient, limits: ReportLimits, req: Request, r
       if (!chunk.head) return false;
       columns = chunk.head.columns;
       count = wantCount && !chunk.head.countUnknown ? Number(chunk.head.count) : undefined;
+      const unknown = chunk.head.unknownParameters;
+      warnings = unknown.map(warningOf);
+      res.status(200).vary('Accept');
+      if (unknown.length) res.set(UNKNOWN_PARAMETERS_HEADER, unknown.map(encodeURIComponent).join(', '));
       if (format === 'csv') {
-        res.status(200).type('text/csv');
-        res.write(`${columns.map(csvCell).join(',')}\r\n`);
+        res.type('text/csv').write(csvLine(columns));
       } else if (format === 'ndjson') {
-        res.status(200).type('application/x-ndjson');
+        res.type('application/x-ndjson');
+      } else if (format === 'html') {
+        const warned = warnings.length ? `<h2>Warnings</h2>\n${htmlValue(warnings)}\n` : '';
+        const head = `<tr>${columns.map((column) => `<th>${escapeHtml(column)}</th>`).join('')}</tr>`;
+        res.type('html').write(`${htmlPageStart(`Report ${path}`)}${warned}<table>\n${head}\n`);
       } else {
-        res.status(200).type('application/json');
-        res.write(count !== undefined ? `{"count":${count},"paging":${JSON.stringify(paging())},"data":[` : '{"data":[');
+        const warned = warnings.length ? `"warnings":${JSON.stringify(warnings)},` : '';
+        res.type('application/json');
+        res.write(count !== undefined ? `{"count":${count},"paging":${JSON.stringify(paging())},${warned}"data":[` : `{${warned}"data":[`);
       }
       return true;
     },
     render: (chunk: RunReportChunk__Output) => {
       let text = '';
       for (const row of chunk.rows?.rows ?? []) {
-        if (format === 'csv') text += `${row.values.map((v) => csvCell(valueOf(v))).join(',')}\r\n`;
+        if (format === 'csv') text += csvLine(row.values.map(valueOf));
         else if (format === 'ndjson') text += `${JSON.stringify(rowObject(columns, row.values, false))}\n`;
+        else if (format === 'html') text += `<tr>${row.values.map((v) => `<td>${htmlValue(valueOf(v))}</td>`).join('')}</tr>\n`;
         else text += `${rows > 0 ? ',' : ''}${JSON.stringify(rowObject(columns, row.values, true))}`;
         rows += 1;
       }
       return text;
     },
-    finish: () => (format !== 'json' ? undefined : count !== undefined ? ']}' : `],"count":0,"paging":${JSON.stringify(paging())}}`),
+    finish: () => {
+      if (format === 'html') return `</table>\n${htmlValue({ count: count ?? rows, paging: paging() })}${HTML_PAGE_END}`;
+      if (format !== 'json') return undefined;
+      return count !== undefined ? ']}' : `],"count":0,"paging":${JSON.stringify(paging())}}`;
+    },
   });
 }
 
@@ -170,7 +192,7 @@ export function reportRoutes(reports: ReportsClient, limits: ReportLimits): Rout
         };
       }
     }
-    res.json(body);
+    sendAnswer(req, res, body, path ? `Reports: ${path}` : 'Reports');
   };
 
   const describe = async (req: Request, res: Response, path: string, part: 'params' | 'columns') => {
@@ -178,12 +200,19 @@ export function reportRoutes(reports: ReportsClient, limits: ReportLimits): Rout
     const data: Record<string, unknown> = {};
     if (part === 'params') {
       for (const p of described.parameters) {
-        data[p.name] = { display: p.display, description: p.description, datatype: p.datatype, ...(p.hasDefault ? { default: p.default } : {}), ...(Object.keys(p.lookupValues).length ? { lookup_values: p.lookupValues } : {}) };
+        data[p.name] = {
+          display: p.display,
+          description: p.description,
+          datatype: p.datatype,
+          ...(p.hasDefault ? { default: p.default } : {}),
+          ...(Object.keys(p.lookupValues).length ? { lookup_values: p.lookupValues } : {}),
+          ...(p.aliases.length ? { aliases: p.aliases } : {}),
+        };
       }
     } else {
       for (const c of described.columns) data[c.name] = { display: c.display, datatype: c.datatype, visible: c.visible };
     }
-    res.json({ data });
+    sendAnswer(req, res, { data }, `${part === 'params' ? 'Parameters' : 'Columns'} of ${described.title}`);
   };
 
   const handler = async (req: Request, res: Response) => {
@@ -202,7 +231,7 @@ export function reportRoutes(reports: ReportsClient, limits: ReportLimits): Rout
       resource: 'reports',
       method: 'get',
       path: '/reports',
-      summary: 'The top of the report hierarchy: folders (and the virtual featured folder) with titles, descriptions and links.',
+      summary: 'The top of the report hierarchy: folders (and the virtual featured folder) with titles, descriptions and links (format=json|html).',
       responses: { 200: 'An object keyed by name of folders and reports' },
       handler: (req, res) => listing(req, res, ''),
     },
@@ -211,10 +240,10 @@ export function reportRoutes(reports: ReportsClient, limits: ReportLimits): Rout
       method: 'get',
       path: '/reports/*path',
       summary:
-        'A folder of the hierarchy; <path>.xml runs a report with its parameters in the query string (limit, offset, orderby, sortdir, columns, wantCount, format=json|csv|ndjson); <path>.xml/params and /columns describe it.',
+        'A folder of the hierarchy; <path>.xml runs a report with its parameters in the query string (limit, offset, orderby, sortdir, columns, wantCount, format=json|html|csv|ndjson; a parameter the report does not take is ignored and named in warnings and the Unknown-Parameters header); <path>.xml/params and /columns describe it (format=json|html|csv).',
       parameters: [{ name: 'path', in: 'path', type: 'string', description: 'e.g. library/occurrences/filterable_explore_list.xml', required: true }],
       responses: {
-        200: 'A folder listing, {count, paging, data} of report rows, or the params/columns description',
+        200: 'A folder listing, {count, paging, warnings?, data} of report rows, or the params/columns description',
         400: 'A missing or invalid parameter',
         403: 'A report the caller may not run',
         404: 'No such folder or report',

@@ -31,6 +31,8 @@ export type Route = {
   open?: boolean;
   /** A search-index end-point: its own access rules apply to clients. */
   search?: boolean;
+  /** Still served, but left off the service root's page unless asked for (`?deprecated`) and marked so in OpenAPI. */
+  deprecated?: boolean;
   responses: Record<number, string>;
   handler: (req: Request, res: Response) => Promise<void>;
 };

@@ -1,7 +1,11 @@
 import express, { type Router } from 'express';
 import { SCOPES } from '../auth/caller.ts';
+import type { Cors } from '../auth/cors.ts';
 import type { MethodName, RestConfig } from '@rex/rest-config';
+import { answerFormat } from './answer-format.ts';
 import { publicOrigin, servicesUrl } from './context.ts';
+import { escapeHtml } from './html-page.ts';
+import { answerOtherMethods } from './path-methods.ts';
 import { publicFilesOpenApi } from './public-files.ts';
 import { openApiPath, type Route } from './route.ts';
 
@@ -18,7 +22,8 @@ const CREDENTIALS: Record<MethodName, { header: string; url?: string }> = {
 
 const EXAMPLE_VALUES: Record<string, string> = { id: '123', path: '_search' };
 
-function describe(config: RestConfig, routes: Route[], base: string) {
+/** The page lists deprecated resources only when asked (`?deprecated`), as the warehouse's does. */
+function describe(config: RestConfig, routes: Route[], base: string, withDeprecated: boolean) {
   return {
     title: 'Record-Exchange REST API',
     version: '1.0',
@@ -38,7 +43,7 @@ function describe(config: RestConfig, routes: Route[], base: string) {
       'POST and PUT send {"values": {<field>: <value>, ...}} with child records as arrays under occurrences, samples and media; ' +
       'custom attributes as smpAttr:<id>, occAttr:<id> or locAttr:<id> (a list for several values); ' +
       'on PUT, smpAttr:<id>:<valueId> or occAttr:<id>:<valueId> changes one stored value ("" removes it).',
-    resources: routes.map((route) => ({
+    resources: routes.filter((route) => withDeprecated || !route.deprecated).map((route) => ({
       resource: route.resource,
       method: route.method.toUpperCase(),
       path: openApiPath(route.path).slice(1),
@@ -46,6 +51,7 @@ function describe(config: RestConfig, routes: Route[], base: string) {
       help: route.summary,
       parameters: route.parameters ?? [],
       responses: route.responses,
+      ...(route.deprecated ? { deprecated: true } : {}),
     })),
   };
 }
@@ -71,6 +77,7 @@ export function openApi(config: RestConfig, routes: Route[], base: string): Reco
     paths[path][route.method] = {
       operationId: `${route.method}${route.resource.replace(/(^|[-_])(\w)/g, (_m, _s, c: string) => c.toUpperCase())}${route.path.includes(':') ? 'ById' : route.path.includes('*') ? 'Path' : ''}`,
       summary: route.summary,
+      ...(route.deprecated ? { deprecated: true } : {}),
       tags: [route.resource],
       parameters: (route.parameters ?? []).map((p) => ({ name: p.name, in: p.in, required: p.in === 'path' || !!p.required, description: p.description, schema: { type: p.type } })),
       ...(route.submission
@@ -121,18 +128,6 @@ export function openApi(config: RestConfig, routes: Route[], base: string): Reco
   };
 }
 
-/** `?format=` wins; else HTML only when the first type the Accept header lists is text/html. */
-function wantsHtml(format: unknown, accept: string | undefined): boolean {
-  if (format === 'html') return true;
-  if (format !== undefined) return false;
-  const first = (accept ?? '').split(';')[0].split(',')[0].trim().toLowerCase();
-  return first === 'text/html';
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
-}
-
 function html(description: ReturnType<typeof describe>): string {
   const methods = description.authentication.methods
     .map(
@@ -164,11 +159,13 @@ ${resources}
 }
 
 /** GET {services}/rest (the self-describing page) and {services}/rest/openapi.json, with no authentication. */
-export function serviceRootRouter(config: RestConfig, routes: Route[]): Router {
+export function serviceRootRouter(config: RestConfig, routes: Route[], cors: Cors): Router {
   const router = express.Router();
-  router.get(['/rest', '/rest/'], (req, res) => {
-    const description = describe(config, routes, `${servicesUrl(req)}/rest`);
-    if (wantsHtml(req.query.format, req.get('accept'))) res.type('html').send(html(description));
+  router.get('/rest', (req, res) => {
+    const format = answerFormat(req, ['json', 'html']);
+    const description = describe(config, routes, `${servicesUrl(req)}/rest`, req.query.deprecated !== undefined);
+    res.vary('Accept');
+    if (format === 'html') res.type('html').send(html(description));
     else res.json(description);
   });
   router.get('/rest/openapi.json', (req, res) => {
@@ -177,5 +174,13 @@ export function serviceRootRouter(config: RestConfig, routes: Route[]): Router {
     if (config.media.public_files) Object.assign(document.paths as object, publicFilesOpenApi(publicOrigin(req)));
     res.json(document);
   });
+  answerOtherMethods(
+    router,
+    new Map([
+      ['/rest', ['GET']],
+      ['/rest/openapi.json', ['GET']],
+    ]),
+    cors,
+  );
   return router;
 }

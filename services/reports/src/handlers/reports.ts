@@ -126,6 +126,7 @@ export function reportHandlers(catalogue: Catalogue, pools: { read: Pool; count:
           hasDefault: p.default !== undefined,
           default: p.default ?? '',
           lookupValues: p.lookupValues ?? {},
+          aliases: p.aliases ?? [],
         })),
         columns: report.columns.map((c) => ({ name: c.name, display: c.display, datatype: c.datatype, visible: c.visible })),
       };
@@ -162,7 +163,9 @@ export function reportHandlers(catalogue: Catalogue, pools: { read: Pool; count:
             // way) is then an error status for the client rather than an answer cut short.
             let rows: unknown[][] = await cursor.read(BATCH_ROWS);
             const count = counting ? await counting : 0;
-            await writeMessage(call, { head: { count: count ?? 0, countUnknown: count === undefined, columns: compiled.columns.map((c) => c.name) } });
+            await writeMessage(call, {
+              head: { count: count ?? 0, countUnknown: count === undefined, columns: compiled.columns.map((c) => c.name), unknownParameters: compiled.unknownParameters },
+            });
             for (;;) {
               if (rows.length) await writeMessage(call, { rows: { rows: rows.map((row) => ({ values: row.map(textOf) })) } });
               // A short batch is the last one: no further round trip is needed to learn so.

@@ -18,7 +18,15 @@ export type Visibility = { sql: string; values: unknown[] };
 
 export type RunOptions = { limit: number; offset: number; orderBy?: string; sortDir?: 'ASC' | 'DESC'; columns?: string[] };
 
-export type CompiledReport = { sql: string; values: unknown[]; countSql: string; countValues: unknown[]; columns: ReportColumn[] };
+export type CompiledReport = {
+  sql: string;
+  values: unknown[];
+  countSql: string;
+  countValues: unknown[];
+  columns: ReportColumn[];
+  /** Names given that are neither a parameter nor an alias of one: ignored, and told to the caller. */
+  unknownParameters: string[];
+};
 
 type BindValue = string | string[];
 
@@ -47,7 +55,14 @@ export function compileReport(
     countSql: `SELECT count(*) AS count FROM (${query}) AS counted`,
     countValues,
     columns,
+    unknownParameters: unknownParameters(definition.params, given),
   };
+}
+
+/** The names in `given` that no parameter of the report takes. */
+export function unknownParameters(params: ReportParam[], given: Record<string, string>): string[] {
+  const known = new Set(params.flatMap((param) => [param.name, ...(param.aliases ?? [])]));
+  return Object.keys(given).filter((name) => !known.has(name));
 }
 
 /** All columns, or the requested ones in the requested order. */
@@ -90,30 +105,42 @@ function checkPaging(options: RunOptions): void {
 /** The value of every parameter that has one (given, else a non-empty default); throws on missing or bad ones. */
 function resolveParamValues(params: ReportParam[], given: Record<string, string>): Map<string, BindValue> {
   const missing = params
-    .filter((param) => param.default === undefined && givenValue(given, param.name) === undefined)
+    .filter((param) => param.default === undefined && givenValue(given, param) === undefined)
     .map((param) => param.name);
   if (missing.length > 0) {
     throw new ParamError(`Missing parameters: ${missing.join(', ')}`, missing);
   }
   const values = new Map<string, BindValue>();
   for (const param of params) {
-    const raw = givenValue(given, param.name) ?? (param.default || undefined);
+    const fromCaller = givenValue(given, param);
+    const raw = fromCaller?.value ?? (param.default || undefined);
     if (raw === undefined) {
       continue;
     }
     const value = toBindValue(param, raw);
     if (value === undefined) {
-      throw new ParamError(`Invalid value for parameter ${param.name}`, [param.name]);
+      const name = fromCaller?.name ?? param.name;
+      throw new ParamError(`Invalid value for parameter ${name}`, [name]);
     }
     values.set(param.name, value);
   }
   return values;
 }
 
-/** An empty string counts as not given, as in the warehouse (`?survey_id=` means no survey filter). */
-function givenValue(given: Record<string, string>, name: string): string | undefined {
-  const value = Object.hasOwn(given, name) ? given[name] : undefined;
-  return typeof value === 'string' && value !== '' ? value : undefined;
+/**
+ * The value given for a parameter, by its name or an alias, and the name it
+ * came by. An empty string counts as not given, as in the warehouse
+ * (`?survey_id=` means no survey filter). Two names giving different values
+ * is a 400.
+ */
+function givenValue(given: Record<string, string>, param: ReportParam): { name: string; value: string } | undefined {
+  const found = [param.name, ...(param.aliases ?? [])]
+    .filter((name) => Object.hasOwn(given, name) && typeof given[name] === 'string' && given[name] !== '')
+    .map((name) => ({ name, value: given[name] }));
+  if (found.some((entry) => entry.value !== found[0].value)) {
+    throw new ParamError(`Parameters ${found.map((entry) => entry.name).join(' and ')} give different values`, found.map((entry) => entry.name));
+  }
+  return found[0];
 }
 
 function fillQuery(

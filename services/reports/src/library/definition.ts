@@ -13,6 +13,8 @@ export type ReportParam = {
   default?: string;
   where?: string;
   lookupValues?: Record<string, string>;
+  /** Other names a caller may give the parameter by (the warehouse's standard names). */
+  aliases?: string[];
 };
 
 export type ReportColumn = { name: string; display: string; sql: string; datatype: string; visible: boolean };
@@ -147,10 +149,13 @@ function readStandardParams(report: XmlNode, table: ReportTable, fail: (problem:
   return standardParams.occurrences;
 }
 
-/** The report's own params first; standard ones it does not override after them. */
+/** The report's own params first; standard ones it does not override after them (without aliases its own names take). */
 function withStandardParams(own: ReportParam[], standard: ReportParam[]): ReportParam[] {
   const ownNames = new Set(own.map((param) => param.name));
-  return [...own, ...standard.filter((param) => !ownNames.has(param.name)).map((param) => ({ ...param }))];
+  const added = standard
+    .filter((param) => !ownNames.has(param.name))
+    .map((param) => ({ ...param, ...(param.aliases ? { aliases: param.aliases.filter((alias) => !ownNames.has(alias)) } : {}) }));
+  return [...own, ...added];
 }
 
 function readColumn(column: unknown, fail: (problem: string) => never): ReportColumn {

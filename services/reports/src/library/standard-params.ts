@@ -15,7 +15,10 @@ function optional(param: Omit<ReportParam, 'default'>): ReportParam {
 }
 
 // Dates follow the warehouse: a record is in a date range when its (vague) date
-// overlaps it, and an edited_date_to day includes that whole day.
+// overlaps it, and an edited_date_to day includes that whole day. Where the
+// warehouse's standard parameters name the same filter otherwise, that name is
+// an alias (survey_list, taxa_taxon_list_list, smp_id), and occurrence_id, the
+// name of the ID column, is one for occ_id.
 const occurrences: ReportParam[] = [
   optional({
     name: 'date_from',
@@ -48,9 +51,10 @@ const occurrences: ReportParam[] = [
   optional({
     name: 'survey_id',
     display: 'Survey',
-    description: 'Only records of this survey',
-    datatype: 'integer',
-    where: 'o.survey_id = #survey_id#',
+    description: 'Only records of these surveys (comma-separated IDs)',
+    datatype: 'integer[]',
+    where: 'o.survey_id = ANY(#survey_id#)',
+    aliases: ['survey_list'],
   }),
   optional({
     name: 'taxa_taxon_list_id',
@@ -58,6 +62,7 @@ const occurrences: ReportParam[] = [
     description: 'Only records of these taxa (comma-separated taxa_taxon_list IDs)',
     datatype: 'integer[]',
     where: 'o.taxa_taxon_list_id = ANY(#taxa_taxon_list_id#)',
+    aliases: ['taxa_taxon_list_list'],
   }),
   optional({
     name: 'taxon_group',
@@ -80,6 +85,7 @@ const occurrences: ReportParam[] = [
     description: 'Only the record with this ID',
     datatype: 'integer',
     where: 'o.id = #occ_id#',
+    aliases: ['occurrence_id'],
   }),
   optional({
     name: 'sample_id',
@@ -87,6 +93,7 @@ const occurrences: ReportParam[] = [
     description: 'Only records of this sample',
     datatype: 'integer',
     where: 'o.sample_id = #sample_id#',
+    aliases: ['smp_id'],
   }),
   optional({
     name: 'location_name',

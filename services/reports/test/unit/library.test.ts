@@ -500,11 +500,49 @@ describe('compileReport', () => {
     expect(paramErrorOf(() => compileReport(report, {}, visibilityFor(report), PAGE)).message).toBe('Missing parameters: location_type_id');
   });
 
-  it('when unknown params or empty values are given, then they are ignored', () => {
+  it('when unknown params or empty values are given, then they are ignored, and the unknown ones are named', () => {
     const compiled = compileReport(filtered, { nonsense: "'; DROP", survey_id: '' }, NO_VISIBILITY, PAGE);
 
     expect(compiled.sql).not.toContain('survey_id = ');
     expect(compiled.values).toEqual(['C', 100, 0]);
+    expect(compiled.unknownParameters).toEqual(['nonsense']);
+  });
+
+  it("when a standard param is given by the warehouse's standard name or another alias, then it filters as by its own name", () => {
+    const report = shipped.reports.get('library/occurrences/explore_list') as ReportDefinition;
+    const byName = compileReport(report, { occ_id: '7', sample_id: '3', survey_id: '1,2', taxa_taxon_list_id: '5' }, NO_VISIBILITY, PAGE);
+
+    const byAlias = compileReport(report, { occurrence_id: '7', smp_id: '3', survey_list: '1,2', taxa_taxon_list_list: '5' }, NO_VISIBILITY, PAGE);
+
+    expect(byAlias.sql).toBe(byName.sql);
+    expect(byAlias.values).toEqual(byName.values);
+    expect(byAlias.values).toEqual(expect.arrayContaining(['7', '3', ['1', '2'], ['5']]));
+    expect(byAlias.unknownParameters).toEqual([]);
+  });
+
+  it('when a param and its alias give different values, then a ParamError names both; the same value is accepted', () => {
+    const report = shipped.reports.get('library/occurrences/explore_list') as ReportDefinition;
+
+    const error = paramErrorOf(() => compileReport(report, { occ_id: '7', occurrence_id: '8' }, NO_VISIBILITY, PAGE));
+
+    expect(error.message).toBe('Parameters occ_id and occurrence_id give different values');
+    expect(compileReport(report, { occ_id: '7', occurrence_id: '7' }, NO_VISIBILITY, PAGE).values).toContain('7');
+  });
+
+  it('when an alias gives a bad value, then the ParamError names the alias the caller used', () => {
+    const report = shipped.reports.get('library/occurrences/explore_list') as ReportDefinition;
+
+    expect(paramErrorOf(() => compileReport(report, { smp_id: 'x' }, NO_VISIBILITY, PAGE)).message).toBe('Invalid value for parameter smp_id');
+  });
+
+  it("when a report's own param takes the name of a standard alias, then the alias is the report's param only", () => {
+    const definition = parseReport(
+      'library/test/report',
+      reportXml({ reportAttributes: 'standard_params="occurrences"', params: '<param name="smp_id" datatype="text" default="" />' }),
+    );
+
+    expect(definition.params.find((param) => param.name === 'sample_id')?.aliases).toEqual([]);
+    expect(compileReport(definition, { smp_id: 'abc' }, NO_VISIBILITY, PAGE).unknownParameters).toEqual([]);
   });
 
   it('when a param has a non-empty default and is not given, then its where applies with the default', () => {
@@ -610,7 +648,7 @@ describe('compileReport', () => {
 
     const compiled = compileReport(report, { survey_id: '2' }, visibilityFor(report), PAGE);
 
-    expect(compiled.sql).toMatch(/AND \(o\.survey_id = \$3::bigint\)\s+GROUP BY o\.taxa_taxon_list_id/);
+    expect(compiled.sql).toMatch(/AND \(o\.survey_id = ANY\(\$3::bigint\[\]\)\)\s+GROUP BY o\.taxa_taxon_list_id/);
     expect(compiled.countSql).toMatch(/GROUP BY o\.taxa_taxon_list_id, o\.taxon, o\.default_common_name, o\.taxon_group\) AS counted$/);
   });
 

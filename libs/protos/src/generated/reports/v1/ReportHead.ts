@@ -6,10 +6,12 @@ export interface ReportHead {
   'count'?: (number | string | Long);
   'columns'?: (string)[];
   'countUnknown'?: (boolean);
+  'unknownParameters'?: (string)[];
 }
 
 export interface ReportHead__Output {
   'count': (string);
   'columns': (string)[];
   'countUnknown': (boolean);
+  'unknownParameters': (string)[];
 }

@@ -9,6 +9,7 @@ export interface ReportParameter {
   'hasDefault'?: (boolean);
   'default'?: (string);
   'lookupValues'?: ({[key: string]: string});
+  'aliases'?: (string)[];
 }
 
 export interface ReportParameter__Output {
@@ -19,4 +20,5 @@ export interface ReportParameter__Output {
   'hasDefault': (boolean);
   'default': (string);
   'lookupValues': ({[key: string]: string});
+  'aliases': (string)[];
 }

@@ -1,0 +1,50 @@
+import type { NextFunction, Request, Response, Router } from 'express';
+import type { Cors } from '../auth/cors.ts';
+import { HttpError } from '../http-error.ts';
+
+/** The order methods are listed in `Allow`. */
+const ORDER = ['GET', 'POST', 'PUT', 'DELETE'];
+
+/** The methods of each path of a route table (`/samples/:id` → GET, PUT, DELETE). */
+export function methodsByPath(routes: { path: string; method: string }[]): Map<string, string[]> {
+  const byPath = new Map<string, string[]>();
+  for (const route of routes) byPath.set(route.path, [...(byPath.get(route.path) ?? []), route.method.toUpperCase()]);
+  return byPath;
+}
+
+/** `Allow` for a set of methods: in the usual order, then OPTIONS. HEAD is answered wherever GET is. */
+export function allowList(methods: Iterable<string>): string[] {
+  const set = new Set(methods);
+  return [...ORDER.filter((method) => set.has(method)), 'OPTIONS'];
+}
+
+const SEEN = 'methodsOfPath';
+
+/**
+ * Mounts, after a router's routes, the answers to the methods they do not
+ * serve: OPTIONS lists the methods of the path (200, no body), any other
+ * method is 405 with the same `Allow`. A URL that several paths match (e.g.
+ * `/samples/list` and `/samples/:id`) gets the methods of all of them. Paths
+ * the router does not know fall through (404). Both answers come before
+ * authentication: the route table is public.
+ */
+export function answerOtherMethods(router: Router, byPath: Map<string, string[]>, cors: Cors): void {
+  for (const [path, methods] of byPath) {
+    router.all(path, (_req: Request, res: Response, next: NextFunction) => {
+      res.locals[SEEN] = [...((res.locals[SEEN] as string[] | undefined) ?? []), ...methods];
+      next();
+    });
+  }
+  router.use((req: Request, res: Response, next: NextFunction) => {
+    const seen = res.locals[SEEN] as string[] | undefined;
+    if (!seen) return next();
+    const allow = allowList(seen);
+    res.set('Allow', allow.join(', '));
+    cors.beforeAuthentication(req, res, allow);
+    if (req.method === 'OPTIONS') {
+      res.status(200).end();
+      return;
+    }
+    next(new HttpError(405, `${req.method} is not allowed for ${req.baseUrl}${req.path}; it allows ${allow.join(', ')}.`));
+  });
+}
