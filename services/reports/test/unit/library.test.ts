@@ -282,6 +282,7 @@ describe('loadCatalogue', () => {
     expect(shipped.folders.get('library/occurrences')?.reports).toEqual([
       'library/occurrences/explore_list',
       'library/occurrences/filterable_explore_list',
+      'library/occurrences/occurrence_associations',
       'library/occurrences/occurrence_list',
       'library/occurrences/list_for_elastic_all',
       'library/occurrences/recent_records',
@@ -304,7 +305,7 @@ describe('loadCatalogue', () => {
   });
 
   it('when the shipped reports are loaded, then each reads its table through the service alias and has a sharing filter', () => {
-    expect(shippedReports).toHaveLength(11);
+    expect(shippedReports).toHaveLength(12);
     for (const report of shippedReports) {
       expect(report.query).toMatch(new RegExp(`FROM reports\\.${report.table} ${TABLE_ALIASES[report.table]}\\b`));
       expect(report.query).toMatch(/WHERE #sharing_filter#/);
@@ -663,7 +664,8 @@ describe('compileReport', () => {
         expect(placeholderNumbers(sql), report.path).toEqual(values.map((_, index) => index + 1));
       }
       expect(compiled.sql.replace(/\s+/g, ' '), report.path).toMatch(
-        /^SELECT .+ FROM reports\.\w+ [oscl] WHERE \(.+\) .*ORDER BY .+ LIMIT \$\d+ OFFSET \$\d+$/,
+        // Joined tables (an association's two occurrences) come after the table the sharing filter reads.
+        /^SELECT .+ FROM reports\.\w+ [oscl] (?:JOIN .+ )?WHERE \(.+\) .*ORDER BY .+ LIMIT \$\d+ OFFSET \$\d+$/,
       );
     }
   });
