@@ -166,6 +166,34 @@ describe('parameters', () => {
     expect(await visibleIds({ token: demoToken })).toEqual(before);
   });
 
+  it('when edited dates are ISO 8601 date-times with a UTC offset, then they bound the moment they name; a date bounds the whole day', async () => {
+    const made = new Date();
+    const created = await api('POST', '/samples', { token: demoToken, body: sampleSubmission({}, { occurrences: [{ values: { taxa_taxon_list_id: 1 } }] }) });
+    const id = created.body.occurrences[0].values.id;
+    const at = (date: Date, offsetHours: number) => {
+      const shifted = new Date(date.getTime() + offsetHours * 3_600_000).toISOString().slice(0, 19);
+      return `${shifted}${offsetHours < 0 ? '-' : '+'}${String(Math.abs(offsetHours)).padStart(2, '0')}:00`;
+    };
+    const listed = async (query: string) => {
+      const answer = await api('GET', `${EXPLORE}?occ_id=${id}&${query}`, { token: demoToken });
+      expect(answer.status, `${query}: ${answer.text}`).toBe(200);
+      return answer.body.data.length === 1;
+    };
+    const hourBefore = new Date(made.getTime() - 3_600_000);
+    const hourAfter = new Date(made.getTime() + 3_600_000);
+    await eventually(async () => expect(await listed(`edited_date_from=${encodeURIComponent(at(hourBefore, 5))}`)).toBe(true));
+    expect(await listed(`edited_date_from=${encodeURIComponent(at(hourAfter, -3))}`)).toBe(false);
+    expect(await listed(`edited_date_from=${encodeURIComponent(at(hourAfter, 0).replace('+00:00', 'Z'))}`)).toBe(false);
+    expect(await listed(`edited_date_to=${encodeURIComponent(at(hourBefore, 2))}`)).toBe(false);
+    expect(await listed(`edited_date_to=${encodeURIComponent(at(hourAfter, 2))}`)).toBe(true);
+    expect(await listed(`edited_date_from=${at(hourBefore, 1)}`)).toBe(true); // an unencoded + arrives as a space
+    const today = new Date().toISOString().slice(0, 10);
+    expect(await listed(`edited_date_from=${today}&edited_date_to=${today}`)).toBe(true);
+    const bad = await api('GET', `${EXPLORE}?edited_date_from=${encodeURIComponent('2026-11-22T06:10:58+25:00')}`, { token: demoToken });
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toMatch(/edited_date_from/);
+  });
+
   it('when params and columns are asked for, then they describe the report', async () => {
     const params = await api('GET', `${EXPLORE}/params`, { token: demoToken });
     expect(params.body.data.date_from).toMatchObject({ datatype: 'date' });

@@ -2,7 +2,8 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { toBindValue } from './param-values.ts';
 import { standardParams } from './standard-params.ts';
 
-export type ParamType = 'text' | 'integer' | 'float' | 'date' | 'boolean' | 'integer[]' | 'text[]';
+/** `moment`: a date, or an ISO 8601 date-time with an optional UTC offset (bound as text for reports.moment_start/_end). */
+export type ParamType = 'text' | 'integer' | 'float' | 'date' | 'moment' | 'boolean' | 'integer[]' | 'text[]';
 
 export type ReportParam = {
   name: string;
@@ -41,7 +42,7 @@ export class ReportDefinitionError extends Error {
   }
 }
 
-export const PARAM_TYPES: readonly ParamType[] = ['text', 'integer', 'float', 'date', 'boolean', 'integer[]', 'text[]'];
+export const PARAM_TYPES: readonly ParamType[] = ['text', 'integer', 'float', 'date', 'moment', 'boolean', 'integer[]', 'text[]'];
 
 /** The alias each table must have in a report's FROM: the service builds the sharing filter on it. */
 export const TABLE_ALIASES: Readonly<Record<ReportTable, string>> = {

@@ -1,4 +1,4 @@
-import { isRealDate } from '@rex/dates';
+import { canonicalMoment, isRealDate } from '@rex/dates';
 import type { ParamType, ReportParam } from './definition.ts';
 
 /** The SQL cast each parameter's bind placeholder gets, so Postgres never has to guess its type. */
@@ -7,6 +7,7 @@ export const PARAM_CASTS: Readonly<Record<ParamType, string>> = {
   integer: '::bigint',
   float: '::float8',
   date: '::date',
+  moment: '::text',
   boolean: '::boolean',
   'integer[]': '::bigint[]',
   'text[]': '::text[]',
@@ -34,6 +35,7 @@ export function toBindValue(param: ReportParam, raw: string): string | string[] 
   if (!isValidScalar(param.datatype, value) || !isLookupKey(param, value)) {
     return undefined;
   }
+  if (param.datatype === 'moment') return canonicalMoment(value);
   return param.datatype === 'boolean' ? String(TRUE_VALUES.includes(value.toLowerCase())) : value;
 }
 
@@ -45,6 +47,8 @@ function isValidScalar(datatype: ParamType, value: string): boolean {
       return FLOAT.test(value) && Number.isFinite(Number(value));
     case 'date':
       return isRealDate(value);
+    case 'moment':
+      return canonicalMoment(value) !== undefined;
     case 'boolean':
       return TRUE_VALUES.includes(value.toLowerCase()) || FALSE_VALUES.includes(value.toLowerCase());
     default:

@@ -37,16 +37,16 @@ const occurrences: ReportParam[] = [
   optional({
     name: 'edited_date_from',
     display: 'Last update date from',
-    description: 'Only records last changed on or after this date (YYYY-MM-DD)',
-    datatype: 'date',
-    where: 'o.updated_on >= #edited_date_from#',
+    description: 'Only records last changed on or after this date (YYYY-MM-DD) or moment (ISO 8601, e.g. 2026-11-22T06:10:58+00:00)',
+    datatype: 'moment',
+    where: 'o.updated_on >= reports.moment_start(#edited_date_from#)',
   }),
   optional({
     name: 'edited_date_to',
     display: 'Last update date to',
-    description: 'Only records last changed on or before this date (YYYY-MM-DD)',
-    datatype: 'date',
-    where: 'o.updated_on < #edited_date_to# + 1',
+    description: 'Only records last changed on or before this date (the whole day) or moment (ISO 8601)',
+    datatype: 'moment',
+    where: 'o.updated_on < reports.moment_end(#edited_date_to#)',
   }),
   optional({
     name: 'survey_id',
