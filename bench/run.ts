@@ -15,12 +15,12 @@
 // BENCH_DURATION (seconds, default 10), BENCH_CONNECTIONS (default 32) and BENCH_ONLY (e.g. `a,c`) tune the run.
 import { createHmac, generateKeyPairSync } from 'node:crypto';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { createDatabase, createPool, dropDatabase, freePort, startEmbeddedPostgres, type EmbeddedDatabase } from '@rex/db';
+import { createDatabase, createPool, dropDatabase, freePort, removeDataDirectory, startEmbeddedPostgres, type EmbeddedDatabase } from '@rex/db';
 import { DEMO, importFixtures, parseFixtures } from '@rex/admin';
 import { SignJWT, importPKCS8 } from 'jose';
 import { demoToken } from '../scripts/demo-token.ts';
@@ -341,5 +341,5 @@ try {
   await suite.stop();
   await dropDatabase(serverUrl, databaseName).catch(() => undefined);
   await embedded?.stop();
-  rmSync(dataDir, { recursive: true, force: true });
+  removeDataDirectory(dataDir);
 }

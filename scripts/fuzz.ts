@@ -1,11 +1,11 @@
-// `pnpm fuzz`: starts the suite on a fresh database and fuzzes every route
+// `npm run fuzz`: starts the suite on a fresh database and fuzzes every route
 // (scripts/http-fuzz.ts). FUZZ_CASES (default 100 000) and FUZZ_SEED choose
 // the run; it exits 1 when any answer is a server error or not JSON.
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createDatabase, dropDatabase, startEmbeddedPostgres, type EmbeddedDatabase } from '@rex/db';
+import { createDatabase, dropDatabase, removeDataDirectory, startEmbeddedPostgres, type EmbeddedDatabase } from '@rex/db';
 import { demoToken } from './demo-token.ts';
 import { runHttpFuzz } from './http-fuzz.ts';
 import { startSuite } from './suite.ts';
@@ -41,6 +41,6 @@ try {
   await suite.stop();
   await dropDatabase(serverUrl, databaseName).catch(() => undefined);
   await embedded?.stop();
-  rmSync(dataDir, { recursive: true, force: true });
+  removeDataDirectory(dataDir);
 }
 process.exit(failed ? 1 : 0);

@@ -1,11 +1,11 @@
 // Starts one suite for all e2e tests: a fresh database (on DATABASE_URL's
 // server when given, else an embedded PostgreSQL), records and gateway as
 // separate processes exporting traces to a local receiver.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { createDatabase, dropDatabase, freePort, startEmbeddedPostgres, type EmbeddedDatabase } from '@rex/db';
+import { createDatabase, dropDatabase, freePort, removeDataDirectory, startEmbeddedPostgres, type EmbeddedDatabase } from '@rex/db';
 import { startSuite } from '../../scripts/suite.ts';
 import { startOtlpReceiver } from './otlp-receiver.ts';
 
@@ -74,6 +74,6 @@ export default async function setup(project: TestProject): Promise<() => Promise
     otlp.server.close();
     await dropDatabase(serverUrl, databaseName).catch(() => undefined);
     await embedded?.stop();
-    if (!process.env.REX_KEEP_E2E_DATA) rmSync(dataDir, { recursive: true, force: true });
+    if (!process.env.REX_KEEP_E2E_DATA) removeDataDirectory(dataDir);
   };
 }
