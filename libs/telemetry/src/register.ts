@@ -7,5 +7,5 @@ import { startTracing, tracingConfigured } from './tracing.ts';
 
 if (tracingConfigured()) {
   register('@opentelemetry/instrumentation/hook.mjs', import.meta.url);
-  startTracing();
+  await startTracing();
 }

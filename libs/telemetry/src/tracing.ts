@@ -1,11 +1,8 @@
-import { NodeSDK } from '@opentelemetry/sdk-node';
-import { BatchSpanProcessor, type SpanExporter, type SpanProcessor } from '@opentelemetry/sdk-trace';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
-import { ExpressInstrumentation } from '@opentelemetry/instrumentation-express';
-import { GrpcInstrumentation } from '@opentelemetry/instrumentation-grpc';
-import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
-import { PinoInstrumentation } from '@opentelemetry/instrumentation-pino';
+// The OpenTelemetry SDK is loaded only when tracing starts: loading it costs
+// about a third of a second of CPU, which every process would otherwise pay
+// at start-up whether or not it exports a single span.
+import type { NodeSDK } from '@opentelemetry/sdk-node';
+import type { SpanExporter, SpanProcessor } from '@opentelemetry/sdk-trace';
 
 let sdk: NodeSDK | undefined;
 
@@ -30,8 +27,27 @@ export function tracingConfigured(env: NodeJS.ProcessEnv = process.env): boolean
  * is set; sampling follows the standard OTEL_TRACES_SAMPLER variables.
  * `exporter` lets tests collect spans in memory.
  */
-export function startTracing(exporter?: SpanExporter): void {
+export async function startTracing(exporter?: SpanExporter): Promise<void> {
   if (sdk || process.env.OTEL_SDK_DISABLED === 'true') return;
+  const [
+    { NodeSDK },
+    { BatchSpanProcessor },
+    { OTLPTraceExporter },
+    { HttpInstrumentation },
+    { ExpressInstrumentation },
+    { GrpcInstrumentation },
+    { PgInstrumentation },
+    { PinoInstrumentation },
+  ] = await Promise.all([
+    import('@opentelemetry/sdk-node'),
+    import('@opentelemetry/sdk-trace'),
+    import('@opentelemetry/exporter-trace-otlp-http'),
+    import('@opentelemetry/instrumentation-http'),
+    import('@opentelemetry/instrumentation-express'),
+    import('@opentelemetry/instrumentation-grpc'),
+    import('@opentelemetry/instrumentation-pg'),
+    import('@opentelemetry/instrumentation-pino'),
+  ]);
   const spanProcessors: SpanProcessor[] = [];
   const endpoint = process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? process.env.OTEL_EXPORTER_OTLP_ENDPOINT;
   if (exporter) spanProcessors.push(new BatchSpanProcessor({ exporter, scheduledDelayMillis: 100 }));
