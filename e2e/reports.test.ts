@@ -164,7 +164,7 @@ describe('parameters', () => {
       }
     }
     expect(await visibleIds({ token: demoToken })).toEqual(before);
-  });
+   }, 180_000);
 
   it('when edited dates are ISO 8601 date-times with a UTC offset, then they bound the moment they name; a date bounds the whole day', async () => {
     const made = new Date();
@@ -192,6 +192,34 @@ describe('parameters', () => {
     const bad = await api('GET', `${EXPLORE}?edited_date_from=${encodeURIComponent('2026-11-22T06:10:58+25:00')}`, { token: demoToken });
     expect(bad.status).toBe(400);
     expect(bad.body.message).toMatch(/edited_date_from/);
+  });
+
+  it('when smpattrs and occattrs name custom attributes, then each adds a column of their values to the explore report', async () => {
+    const created = await api('POST', '/samples', {
+      token: demoToken,
+      body: sampleSubmission({ [`smpAttr:${DEMO.weatherAttributeId}`]: 'Drizzle' }, { occurrences: [{ values: { taxa_taxon_list_id: 1, [`occAttr:${DEMO.countAttributeId}`]: '7' } }] }),
+    });
+    expect(created.status, created.text).toBe(201);
+    const id = created.body.occurrences[0].values.id;
+    const row = async (query: string) => {
+      const answer = await api('GET', `${EXPLORE}?occ_id=${id}&${query}`, { token: demoToken });
+      expect(answer.status, answer.text).toBe(200);
+      return answer.body.data[0];
+    };
+    const first = await eventually(async () => {
+      const found = await row(`smpattrs=${DEMO.weatherAttributeId}&occattrs=${DEMO.countAttributeId},999`);
+      expect(found).toBeDefined();
+      return found;
+    });
+    expect(first).toMatchObject({ [`attr_sample_${DEMO.weatherAttributeId}`]: 'Drizzle', [`attr_occurrence_${DEMO.countAttributeId}`]: '7' });
+    expect(first.attr_occurrence_999 ?? null).toBeNull(); // no value: an empty column, left out of the row as other empty columns are
+    expect(await row('')).not.toHaveProperty(`attr_sample_${DEMO.weatherAttributeId}`);
+    // A change to the sample's value reaches its occurrences' rows.
+    expect((await api('PUT', `/samples/${created.body.values.id}`, { token: demoToken, body: { values: { [`smpAttr:${DEMO.weatherAttributeId}`]: 'Sun' } } })).status).toBe(200);
+    await eventually(async () => expect((await row(`smpattrs=${DEMO.weatherAttributeId}`))[`attr_sample_${DEMO.weatherAttributeId}`]).toBe('Sun'));
+    const bad = await api('GET', `${EXPLORE}?occattrs=1;DROP`, { token: demoToken });
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toMatch(/occattrs/);
   });
 
   it('when params and columns are asked for, then they describe the report', async () => {

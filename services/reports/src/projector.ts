@@ -1,4 +1,4 @@
-import { withTransaction, type Pool } from '@rex/db';
+import { withTransaction, type Pool, type PoolClient } from '@rex/db';
 import type { Logger } from '@rex/logger';
 import { prom, use } from '@rex/telemetry';
 import { appendChanges } from './db/changes-repo.ts';
@@ -43,7 +43,7 @@ export async function applyBatch(db: Pool, batchSize: number): Promise<number> {
         ORDER BY txid, id LIMIT $3`,
       [cursor[0].txid, cursor[0].event_id, batchSize],
     );
-    if (!events.length) return 0;
+    if (!events.length) return fillAttributeValues(client);
     const idsOf = (entity: string) => [...new Set(events.filter((e) => e.entity === entity).map((e) => e.entity_id))];
     const samples = idsOf('sample');
     await refreshSamples(client, samples);
@@ -63,6 +63,24 @@ export async function applyBatch(db: Pool, batchSize: number): Promise<number> {
     eventsApplied.inc(events.length);
     return events.length;
   });
+}
+
+/**
+ * Occurrences projected before the read model held attribute values get them
+ * when the projector has nothing else to do, a batch at a time (under the
+ * cursor's lock, so no batch refreshes the same rows meanwhile).
+ */
+async function fillAttributeValues(client: PoolClient, batchSize = 500): Promise<number> {
+  const { rows } = await client.query<{ id: string; known: boolean }>(
+    `SELECT o.id::text, EXISTS (SELECT 1 FROM records.occurrences r WHERE r.id = o.id) AS known
+       FROM reports.occurrences o WHERE o.attrs IS NULL LIMIT $1`,
+    [batchSize],
+  );
+  await refreshOccurrences(client, rows.filter((row) => row.known).map((row) => row.id));
+  // Rows records does not hold (written to the read model directly) have no values to show.
+  const unknown = rows.filter((row) => !row.known).map((row) => row.id);
+  if (unknown.length) await client.query(`UPDATE reports.occurrences SET attrs = '{}', sample_attrs = '{}' WHERE id = ANY($1::bigint[])`, [unknown]);
+  return 0;
 }
 
 /** Updates the lag gauges from the database. */

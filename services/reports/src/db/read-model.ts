@@ -78,13 +78,35 @@ export async function refreshSamples(client: PoolClient, ids: string[]): Promise
   );
 }
 
+/**
+ * A record's custom attribute values as text by attribute id, as the API
+ * shows them: a lookup's term, a date's day, a vague date's range; several
+ * values of one attribute joined by "; ".
+ */
+const attributeValues = (entity: 'sample' | 'occurrence', ownerId: string) => `
+  (SELECT coalesce(jsonb_object_agg(v.attribute_id::text, v.value), '{}'::jsonb) FROM (
+     SELECT av.attribute_id, string_agg(CASE a.data_type
+              WHEN 'L' THEN coalesce(t.term, av.int_value::text)
+              WHEN 'I' THEN av.int_value::text
+              WHEN 'B' THEN av.int_value::text
+              WHEN 'F' THEN av.float_value::text
+              WHEN 'T' THEN av.text_value
+              WHEN 'D' THEN av.date_start::text
+              ELSE concat_ws(' - ', av.date_start::text, nullif(av.date_end, av.date_start)::text) END, '; ' ORDER BY av.id) AS value
+       FROM records.${entity}_attribute_values av
+       JOIN records.attributes a ON a.id = av.attribute_id
+       LEFT JOIN records.attribute_terms t ON a.data_type = 'L' AND t.id = av.int_value
+      WHERE av.${entity}_id = ${ownerId} AND NOT av.deleted
+      GROUP BY av.attribute_id) v)`;
+
 const OCCURRENCE_SELECT = `
   SELECT o.id, o.sample_id, o.website_id, s.survey_id, sv.title, o.taxa_taxon_list_id, t.taxon, t.preferred_taxon,
          t.default_common_name, t.taxon_group, t.external_key, s.date_start, s.date_end, s.date_type, s.entered_sref,
          s.entered_sref_system, s.location_id, s.location_name, s.recorder_names, s.centroid_lat, s.centroid_lon,
          s.bbox_xmin, s.bbox_ymin, s.bbox_xmax, s.bbox_ymax, o.record_status, o.record_substatus, o.confidential,
          o.sensitivity_precision, o.release_status, o.zero_abundance, o.training, o.external_key, o.comment,
-         o.verified_by_id, o.verified_on, o.created_by_id, o.created_on, o.updated_on, o.deleted OR s.deleted
+         o.verified_by_id, o.verified_on, o.created_by_id, o.created_on, o.updated_on, o.deleted OR s.deleted,
+         ${attributeValues('occurrence', 'o.id')}, ${attributeValues('sample', 's.id')}
     FROM records.occurrences o
     JOIN records.samples s ON s.id = o.sample_id
     JOIN records.surveys sv ON sv.id = s.survey_id

@@ -41,10 +41,10 @@ export function compileReport(
   visibility: Visibility,
   options: RunOptions,
 ): CompiledReport {
-  const columns = selectColumns(definition.columns, options.columns);
+  const paramValues = resolveParamValues(definition.params, given);
+  const columns = selectColumns([...definition.columns, ...attributeColumns(definition.params, paramValues)], options.columns);
   const orderBy = orderByClause(definition, columns, options);
   checkPaging(options);
-  const paramValues = resolveParamValues(definition.params, given);
   const binder: Binder = { values: [...visibility.values], numbers: new Map() };
   const query = fillQuery(definition, columns, paramValues, visibility, binder);
   const countValues = [...binder.values];
@@ -63,6 +63,26 @@ export function compileReport(
 export function unknownParameters(params: ReportParam[], given: Record<string, string>): string[] {
   const known = new Set(params.flatMap((param) => [param.name, ...(param.aliases ?? [])]));
   return Object.keys(given).filter((name) => !known.has(name));
+}
+
+const ATTRIBUTE_VALUES = { sample: 'o.sample_attrs', occurrence: 'o.attrs' } as const;
+
+/**
+ * The columns smpattrs/occattrs ask for: one per attribute id, its values as
+ * text. The ids are checked whole numbers, so they go into the SQL as literals.
+ */
+function attributeColumns(params: ReportParam[], values: Map<string, BindValue>): ReportColumn[] {
+  return params.flatMap((param) => {
+    const ids = param.attributeColumns ? values.get(param.name) : undefined;
+    if (!param.attributeColumns || !Array.isArray(ids)) return [];
+    return [...new Set(ids.map((id) => BigInt(id).toString()))].map((id) => ({
+      name: `attr_${param.attributeColumns}_${id}`,
+      display: `${param.attributeColumns === 'sample' ? 'Sample' : 'Occurrence'} attribute ${id}`,
+      sql: `${ATTRIBUTE_VALUES[param.attributeColumns!]} ->> '${id}'`,
+      datatype: 'text',
+      visible: true,
+    }));
+  });
 }
 
 /** All columns, or the requested ones in the requested order. */

@@ -16,6 +16,8 @@ export type ReportParam = {
   lookupValues?: Record<string, string>;
   /** Other names a caller may give the parameter by (the warehouse's standard names). */
   aliases?: string[];
+  /** Attribute ids (integer[]) that each add a column of that custom attribute's values (smpattrs, occattrs). */
+  attributeColumns?: 'sample' | 'occurrence';
 };
 
 export type ReportColumn = { name: string; display: string; sql: string; datatype: string; visible: boolean };

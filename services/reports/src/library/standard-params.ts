@@ -49,6 +49,20 @@ const occurrences: ReportParam[] = [
     where: 'o.updated_on < reports.moment_end(#edited_date_to#)',
   }),
   optional({
+    name: 'smpattrs',
+    display: 'Sample attributes',
+    description: 'Sample attribute IDs (comma-separated): each adds a column attr_sample_<id> with the sample\'s values',
+    datatype: 'integer[]',
+    attributeColumns: 'sample',
+  }),
+  optional({
+    name: 'occattrs',
+    display: 'Occurrence attributes',
+    description: 'Occurrence attribute IDs (comma-separated): each adds a column attr_occurrence_<id> with the record\'s values',
+    datatype: 'integer[]',
+    attributeColumns: 'occurrence',
+  }),
+  optional({
     name: 'survey_id',
     display: 'Survey',
     description: 'Only records of these surveys (comma-separated IDs)',

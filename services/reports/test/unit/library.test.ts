@@ -153,16 +153,17 @@ describe('parseReport', () => {
     expect(definition.query).toContain('o.id < 5');
   });
 
-  it('when standard_params="occurrences", then every standard param is added, optional, with a where on alias o', () => {
+  it('when standard_params="occurrences", then every standard param is added, optional, with a where on alias o (or adding attribute columns)', () => {
     const definition = parseReport('library/test/report', reportXml({ reportAttributes: 'standard_params="occurrences"' }));
 
     expect(definition.params.map((param) => param.name)).toEqual([
-      'date_from', 'date_to', 'edited_date_from', 'edited_date_to', 'survey_id', 'taxa_taxon_list_id', 'taxon_group',
+      'date_from', 'date_to', 'edited_date_from', 'edited_date_to', 'smpattrs', 'occattrs', 'survey_id', 'taxa_taxon_list_id', 'taxon_group',
       'record_status', 'occ_id', 'sample_id', 'location_name', 'bbox_min_lat', 'bbox_min_lon', 'bbox_max_lat', 'bbox_max_lon',
     ]);
     for (const param of definition.params) {
       expect(param.default).toBe('');
-      expect(param.where).toMatch(new RegExp(`\\bo\\.\\w+.*#${param.name}#`));
+      if (param.attributeColumns) expect(param.where).toBeUndefined();
+      else expect(param.where).toMatch(new RegExp(`\\bo\\.\\w+.*#${param.name}#`));
     }
     expect(definition.params.find((param) => param.name === 'taxa_taxon_list_id')).toMatchObject({
       datatype: 'integer[]',
