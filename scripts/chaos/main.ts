@@ -78,14 +78,24 @@ const faults = startFaults({ fleet, admin, databaseName, restartDatabase, interv
 
 const outcomes: Outcome[] = [];
 let next = 0;
+// Ctrl-C (or SIGTERM) ends the sending early; what was sent is still audited.
+let interrupted = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    interrupted = true;
+    say(`${signal}: no more submissions; finishing those under way, then the audit`);
+  });
+}
 let lastAnswerAt = Date.now();
 const started = Date.now();
 const progress = setInterval(() => say(`${outcomes.length}/${count} answered, ${outcomes.filter((o) => o.status === 201).length} acknowledged`), 5_000);
 await Promise.all(
   Array.from({ length: clients }, async () => {
-    while (next < count && Date.now() < sendUntil) {
+    while (next < count && Date.now() < sendUntil && !interrupted) {
       const n = next++;
-      outcomes.push(await submitLikeAnApp(fleet.gatewayUrl, bearer, run, n));
+      const outcome = await submitLikeAnApp(fleet.gatewayUrl, bearer, run, n);
+      if (outcome.status !== 201) say(`not acknowledged: ${outcome.externalKey}: ${outcome.status} ${outcome.problem ?? ''}`);
+      outcomes.push(outcome);
       lastAnswerAt = Date.now();
     }
   }),
