@@ -1,14 +1,16 @@
-// Entry point of the root commands. Runs on any Node.js >= 18: it installs the
-// workspace (pnpm and Node.js 24 come from the npm registry) when needed, then
-// hands over to the real command on Node.js 24.
-import { spawnSync } from 'node:child_process';
+// Entry point of the root commands. Runs on Node.js 20 or later: it installs
+// the workspace (pnpm and Node.js 24 come from the npm registry) when needed,
+// then hands over to the real command on Node.js 24.
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const pnpmVersion = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).packageManager.split('@')[1];
-const node24 = join(root, 'node_modules', '.bin', 'node');
+// The binary itself, not node_modules/.bin/node: that is a shell script, which
+// would not pass a signal on to the command.
+const node24 = join(root, 'node_modules', 'node', 'bin', 'node');
 const marker = join(root, 'node_modules', '.modules.yaml');
 
 const commands = {
@@ -44,18 +46,31 @@ function install() {
   }
 }
 
+const launchedAt = Date.now();
 const [name, ...rest] = process.argv.slice(2);
 const command = commands[name];
 if (!command) {
   log(`unknown command ${name}; one of: ${Object.keys(commands).join(', ')}`);
   process.exit(2);
 }
+if (Number(process.versions.node.split('.')[0]) < 20) {
+  log(`Node.js 20 or later is needed to install rex (this is ${process.version}); Node.js 24 itself then comes from the npm registry`);
+  process.exit(1);
+}
 if (needsInstall()) install();
 
-const env = { ...process.env, PATH: `${join(root, 'node_modules', '.bin')}:${process.env.PATH}` };
-const child = spawnSync(node24, ['--conditions=development', '--disable-warning=ExperimentalWarning', ...command, ...rest], {
+const env = {
+  ...process.env,
+  PATH: `${join(root, 'node_modules', '.bin')}:${process.env.PATH}`,
+  // Compiled code of the modules is kept between runs: every process of the suite starts faster.
+  NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE ?? join(root, 'node_modules', '.cache', 'node-compile'),
+  REX_LAUNCHED_AT: String(launchedAt),
+};
+const child = spawn(node24, ['--conditions=development', '--disable-warning=ExperimentalWarning', ...command, ...rest], {
   cwd: root,
   stdio: 'inherit',
   env,
 });
-process.exit(child.status ?? (child.signal ? 1 : 0));
+// A signal to this process (npm passes SIGTERM on) is the command's to handle: it stops what it started.
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => child.kill(signal));
+child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

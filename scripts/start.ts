@@ -1,13 +1,16 @@
-// `npm start` / `pnpm start`: the whole suite on this machine.
+// `npm start`: the whole suite on this machine, with a line for each step
+// as it starts (seconds since the command was typed).
 import { join } from 'node:path';
 import { DEFAULT_DATA_DIR, DEMO } from '@rex/admin';
 import { demoToken } from './demo-token.ts';
 import { startSuite } from './suite.ts';
 
-const started = Date.now();
+// From the bootstrap's start when it launched this process.
+const started = Number(process.env.REX_LAUNCHED_AT) || Date.now();
+const seconds = () => ((Date.now() - started) / 1000).toFixed(1);
 const dataDir = process.env.REX_DATA_DIR ?? DEFAULT_DATA_DIR;
 const logs = join(dataDir, 'logs');
-const say = (message: string) => process.stderr.write(`[rex] ${message}\n`);
+const say = (message: string) => process.stderr.write(`[rex] ${seconds().padStart(4)} s  ${message}\n`);
 
 const port = (name: string) => (process.env[name] ? Number(process.env[name]) : undefined);
 
@@ -23,14 +26,13 @@ const suite = await startSuite({
   onProgress: say,
 }).catch((error: Error) => {
   say(`could not start: ${error.message}`);
-  say(`service logs are in ${logs}`);
   process.exit(1);
 });
 
 const token = await demoToken(suite.demoPrivateKey);
 const services = `${suite.gatewayUrl}/index.php/services/rest`;
 process.stdout.write(`
-rex is running (ready in ${((Date.now() - started) / 1000).toFixed(1)} s)
+rex is running (ready in ${seconds()} s)
   API:       ${services}
   database:  ${process.env.DATABASE_URL ? 'DATABASE_URL' : `embedded PostgreSQL, data in ${join(dataDir, 'pg')}`}
   logs:      ${logs}

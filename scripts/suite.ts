@@ -1,14 +1,18 @@
 // Starts the whole suite as separate processes: the database (embedded unless
-// DATABASE_URL is given), records, search, reports, media, then the gateway. Used by `pnpm start`,
-// the e2e tests and the benchmark.
+// DATABASE_URL is given), then records, search, reports, media and the
+// gateway at once. Used by `npm start`, the e2e tests and the benchmark.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { once } from 'node:events';
+import { createWriteStream, mkdirSync, rmSync, writeFileSync, type WriteStream } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import * as grpc from '@grpc/grpc-js';
 import { createDatabase, createPool, freePort, startEmbeddedPostgres, type EmbeddedDatabase } from '@rex/db';
 import { DEFAULT_DATA_DIR, EMBEDDED_DATABASE, SUITE_FILE, migrateAll, seedDemo } from '@rex/admin';
+import { refuseBusyPorts, refuseSecondSuite } from './preflight.ts';
+import { grpcProbe, httpProbe, type Probe } from './readiness.ts';
+
+export { grpcServing } from './readiness.ts';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -43,52 +47,93 @@ export type Suite = {
 
 const NODE_FLAGS = ['--conditions=development', '--disable-warning=ExperimentalWarning', '--import', '@rex/telemetry/register'];
 
-function spawnService(name: string, env: Record<string, string>, logs: SuiteOptions['logs']): ChildProcess {
-  const stdio = logs === 'inherit' || logs === 'ignore' || logs === undefined ? (logs ?? 'ignore') : 'pipe';
+type ServiceName = 'records' | 'search' | 'reports' | 'media' | 'gateway';
+
+/** The variable of `npm start` that sets each service's port. */
+const PORT_VARIABLES: Record<ServiceName, string> = {
+  gateway: 'GATEWAY_PORT',
+  records: 'RECORDS_PORT',
+  search: 'SEARCH_PORT',
+  reports: 'REPORTS_PORT',
+  media: 'MEDIA_PORT',
+};
+
+type Started = {
+  name: ServiceName;
+  port: number;
+  child: ChildProcess;
+  /** Settles once the process has ended and all it wrote has been read. */
+  closed: Promise<unknown>;
+  logFile?: string;
+  lastLines: string[];
+};
+
+/** Runs one service; its output goes to `logs` and its last lines are kept to tell why it stopped. */
+function spawnService(name: ServiceName, port: number, env: Record<string, string>, logs: SuiteOptions['logs']): Started {
   const child = spawn(process.execPath, [...NODE_FLAGS, 'src/main.ts'], {
     cwd: join(ROOT, 'services', name),
     env: { ...process.env, OTEL_SERVICE_NAME: name, ...env },
-    stdio: ['ignore', stdio, stdio],
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  if (stdio === 'pipe' && typeof logs === 'string') {
+  const started: Started = { name, port, child, closed: once(child, 'close').catch(() => undefined), lastLines: [] };
+  let file: WriteStream | undefined;
+  if (typeof logs === 'string' && logs !== 'inherit' && logs !== 'ignore') {
     mkdirSync(logs, { recursive: true });
-    const file = join(logs, `${name}.log`);
-    writeFileSync(file, '');
-    const append = (chunk: Buffer) => writeFileSync(file, chunk, { flag: 'a' });
-    child.stdout?.on('data', append);
-    child.stderr?.on('data', append);
+    started.logFile = join(logs, `${name}.log`);
+    file = createWriteStream(started.logFile);
   }
-  return child;
+  for (const [stream, terminal] of [
+    [child.stdout!, process.stdout],
+    [child.stderr!, process.stderr],
+  ] as const) {
+    stream.on('data', (chunk: Buffer) => {
+      if (file) file.write(chunk);
+      else if (logs === 'inherit') terminal.write(chunk);
+      started.lastLines.push(...chunk.toString().split('\n').filter((line) => line.trim()));
+      started.lastLines.splice(0, started.lastLines.length - 20);
+    });
+  }
+  child.once('exit', () => file?.end());
+  return started;
 }
 
-async function waitFor(what: string, check: () => Promise<boolean>, child: ChildProcess, timeoutMs = 60_000): Promise<void> {
+/** Why a service stopped, from its last lines: its last error or fatal log entry, else what it wrote as plain text. */
+function causeOfExit(service: Started): string {
+  for (const line of service.lastLines.toReversed()) {
+    let entry: { level?: string | number; msg?: string; err?: { message?: string; code?: string } };
+    try {
+      entry = JSON.parse(line);
+    } catch {
+      continue;
+    }
+    if (!['fatal', 'error', 50, 60].includes(entry.level ?? '')) continue;
+    if (entry.err?.code === 'EADDRINUSE' && entry.err.message?.endsWith(`:${service.port}`)) {
+      return `port ${service.port} is in use by another program; stop it, or set ${PORT_VARIABLES[service.name]} to a free port`;
+    }
+    return [entry.msg, entry.err?.message].filter(Boolean).join(': ');
+  }
+  // Plain text: a message of its own (a configuration it cannot read), or an uncaught error's.
+  const text = service.lastLines.map((line) => line.trim()).filter((line) => !line.startsWith('{') && !line.startsWith('Node.js v') && !line.startsWith('at '));
+  return text.findLast((line) => /^\w*Error\b/.test(line)) ?? (text.join(' | ').slice(0, 400) || 'it said nothing');
+}
+
+async function waitFor(service: Started, probe: Probe, timeoutMs = 60_000): Promise<void> {
+  const { name, child } = service;
+  const log = service.logFile ? ` (its log: ${service.logFile})` : '';
   const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`${what} exited with code ${child.exitCode} while starting`);
-    if (await check().catch(() => false)) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
+  try {
+    while (Date.now() < deadline) {
+      if (child.exitCode !== null || child.signalCode !== null) {
+        await service.closed;
+        throw new Error(`${name} exited with ${child.signalCode ?? `code ${child.exitCode}`} while starting: ${causeOfExit(service)}${log}`);
+      }
+      if (await probe.check()) return;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  } finally {
+    probe.close();
   }
-  throw new Error(`${what} did not become ready within ${timeoutMs / 1000} s`);
-}
-
-/** grpc.health.v1 check of one service, by raw call (no generated client needed). */
-export function grpcServing(address: string, service: string): Promise<boolean> {
-  const client = new grpc.Client(address, grpc.credentials.createInsecure());
-  const request = Buffer.concat([Buffer.from([0x0a, Buffer.byteLength(service)]), Buffer.from(service)]);
-  return new Promise((resolve) => {
-    client.makeUnaryRequest(
-      '/grpc.health.v1.Health/Check',
-      (value: Buffer) => value,
-      (value: Buffer) => value,
-      request,
-      { deadline: Date.now() + 1_000 },
-      (error, response) => {
-        client.close();
-        // HealthCheckResponse { status = 1 (SERVING) } encodes as 08 01.
-        resolve(!error && !!response && response.length >= 2 && response[0] === 0x08 && response[1] === 0x01);
-      },
-    );
-  });
+  throw new Error(`${name} did not become ready within ${timeoutMs / 1000} s${log}`);
 }
 
 function stopChild(child: ChildProcess, timeoutMs = 10_000): Promise<void> {
@@ -106,81 +151,69 @@ function stopChild(child: ChildProcess, timeoutMs = 10_000): Promise<void> {
 export async function startSuite(options: SuiteOptions = {}): Promise<Suite> {
   const progress = options.onProgress ?? (() => undefined);
   const dataDir = options.dataDir ?? DEFAULT_DATA_DIR;
+  const gatewayHost = options.env?.GATEWAY_HOST ?? process.env.GATEWAY_HOST ?? '127.0.0.1';
+  await refuseSecondSuite(dataDir);
+  await refuseBusyPorts([
+    { port: options.gatewayPort, host: gatewayHost, variable: PORT_VARIABLES.gateway },
+    { port: options.recordsPort, host: '127.0.0.1', variable: PORT_VARIABLES.records },
+    { port: options.searchPort, host: '127.0.0.1', variable: PORT_VARIABLES.search },
+    { port: options.reportsPort, host: '127.0.0.1', variable: PORT_VARIABLES.reports },
+    { port: options.mediaPort, host: '127.0.0.1', variable: PORT_VARIABLES.media },
+  ]);
+
   let embedded: EmbeddedDatabase | undefined;
   let databaseUrl = options.databaseUrl;
   if (!databaseUrl) {
-    progress('starting embedded PostgreSQL');
     embedded = await startEmbeddedPostgres({ dataDir, onProgress: progress });
     databaseUrl = await createDatabase(embedded.url, EMBEDDED_DATABASE);
+    progress(`database ready: embedded PostgreSQL on port ${embedded.port}`);
   }
-  const started: ChildProcess[] = [];
+  const started: Started[] = [];
   try {
-    progress('migrating and seeding the demo data');
-    const pool = createPool(databaseUrl, { max: 2, applicationName: 'rex-launcher' });
-    let demoPrivateKey: string;
-    try {
-      await migrateAll(pool);
-      ({ privateKey: demoPrivateKey } = await seedDemo(pool, dataDir));
-    } finally {
-      await pool.end();
-    }
-
-    const recordsPort = options.recordsPort ?? (await freePort());
-    const gatewayPort = options.gatewayPort ?? (await freePort());
+    const [recordsPort, searchPort, reportsPort, mediaPort, gatewayPort] = [
+      options.recordsPort ?? (await freePort()),
+      options.searchPort ?? (await freePort()),
+      options.reportsPort ?? (await freePort()),
+      options.mediaPort ?? (await freePort()),
+      options.gatewayPort ?? (await freePort()),
+    ];
     const recordsAddress = `127.0.0.1:${recordsPort}`;
-    const mediaPort = options.mediaPort ?? (await freePort());
+    const searchAddress = `127.0.0.1:${searchPort}`;
+    const reportsAddress = `127.0.0.1:${reportsPort}`;
     const mediaAddress = `127.0.0.1:${mediaPort}`;
+    const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
     // One secret per run unless one is configured: every service of the run shares it.
     const internalSecret = options.env?.INTERNAL_AUTH_SECRET ?? process.env.INTERNAL_AUTH_SECRET ?? randomBytes(32).toString('hex');
     const common = { DATABASE_URL: databaseUrl, INTERNAL_AUTH_SECRET: internalSecret, ...options.env };
+    const metricsPort = (name: ServiceName) => String(options.metricsPorts?.[name] ?? 0);
+    const grpcService = (name: ServiceName, port: number, env: Record<string, string> = {}) =>
+      spawnService(name, port, { ...common, GRPC_HOST: '127.0.0.1', GRPC_PORT: String(port), METRICS_PORT: metricsPort(name), ...env }, options.logs);
 
-    progress('starting records');
-    const metricsPort = (name: 'gateway' | 'records' | 'search' | 'reports' | 'media') => String(options.metricsPorts?.[name] ?? 0);
-    const records = spawnService(
-      'records',
-      { ...common, GRPC_HOST: '127.0.0.1', GRPC_PORT: String(recordsPort), METRICS_PORT: metricsPort('records'), MEDIA_ADDR: mediaAddress },
-      options.logs,
-    );
-    started.push(records);
-    const searchPort = options.searchPort ?? (await freePort());
-    const searchAddress = `127.0.0.1:${searchPort}`;
-    progress('starting search');
-    const search = spawnService(
-      'search',
-      { ...common, GRPC_HOST: '127.0.0.1', GRPC_PORT: String(searchPort), METRICS_PORT: metricsPort('search') },
-      options.logs,
-    );
-    started.push(search);
-    const reportsPort = options.reportsPort ?? (await freePort());
-    const reportsAddress = `127.0.0.1:${reportsPort}`;
-    progress('starting reports');
-    const reports = spawnService(
-      'reports',
-      { ...common, GRPC_HOST: '127.0.0.1', GRPC_PORT: String(reportsPort), METRICS_PORT: metricsPort('reports') },
-      options.logs,
-    );
-    started.push(reports);
-    progress('starting media');
-    const media = spawnService(
-      'media',
-      { REX_DATA_DIR: dataDir, ...common, GRPC_HOST: '127.0.0.1', GRPC_PORT: String(mediaPort), METRICS_PORT: metricsPort('media') },
-      options.logs,
-    );
-    started.push(media);
-    progress('starting gateway');
+    // Every service migrates its own schema (under an advisory lock), so all of them start at once.
+    progress('starting records, search, reports, media and gateway');
+    const records = grpcService('records', recordsPort, { MEDIA_ADDR: mediaAddress });
+    const search = grpcService('search', searchPort);
+    const reports = grpcService('reports', reportsPort);
+    const media = grpcService('media', mediaPort, { REX_DATA_DIR: options.env?.REX_DATA_DIR ?? dataDir });
     const gateway = spawnService(
       'gateway',
+      gatewayPort,
       { ...common, GATEWAY_PORT: String(gatewayPort), RECORDS_ADDR: recordsAddress, SEARCH_ADDR: searchAddress, REPORTS_ADDR: reportsAddress, MEDIA_ADDR: mediaAddress, METRICS_PORT: metricsPort('gateway') },
       options.logs,
     );
-    started.push(gateway);
-    const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
-    await Promise.all([
-      waitFor('records', () => grpcServing(recordsAddress, 'records.v1.RecordsService'), records),
-      waitFor('search', () => grpcServing(searchAddress, 'search.v1.SearchService'), search),
-      waitFor('reports', () => grpcServing(reportsAddress, 'reports.v1.ReportsService'), reports),
-      waitFor('media', () => grpcServing(mediaAddress, 'media.v1.MediaService'), media),
-      waitFor('gateway', async () => (await fetch(`${gatewayUrl}/readyz`)).ok, gateway),
+    started.push(records, search, reports, media, gateway);
+
+    const ready = async (service: Started, probe: Probe) => {
+      await waitFor(service, probe);
+      progress(`${service.name} ready`);
+    };
+    const [demoPrivateKey] = await Promise.all([
+      seed(databaseUrl, dataDir, progress),
+      ready(records, grpcProbe(recordsAddress, 'records.v1.RecordsService')),
+      ready(search, grpcProbe(searchAddress, 'search.v1.SearchService')),
+      ready(reports, grpcProbe(reportsAddress, 'reports.v1.ReportsService')),
+      ready(media, grpcProbe(mediaAddress, 'media.v1.MediaService')),
+      ready(gateway, httpProbe(`${gatewayUrl}/readyz`)),
     ]);
 
     const suiteFile = join(dataDir, SUITE_FILE);
@@ -194,17 +227,30 @@ export async function startSuite(options: SuiteOptions = {}): Promise<Suite> {
       mediaAddress,
       demoPrivateKey,
       internalSecret,
-      processes: { records, reports, search, media, gateway },
+      processes: { records: records.child, reports: reports.child, search: search.child, media: media.child, gateway: gateway.child },
       async stop() {
         rmSync(suiteFile, { force: true });
-        await stopChild(gateway);
-        await Promise.all([stopChild(records), stopChild(search), stopChild(reports), stopChild(media)]);
+        await stopChild(gateway.child);
+        await Promise.all([stopChild(records.child), stopChild(search.child), stopChild(reports.child), stopChild(media.child)]);
         await embedded?.stop();
       },
     };
   } catch (error) {
-    await Promise.all(started.map((child) => stopChild(child, 2_000)));
+    await Promise.all(started.map(({ child }) => stopChild(child, 2_000)));
     await embedded?.stop();
     throw error;
+  }
+}
+
+/** The auth and records schemas up to date and the demo data in place (only into a database that holds no website); the demo's private key. */
+async function seed(databaseUrl: string, dataDir: string, progress: (message: string) => void): Promise<string> {
+  const pool = createPool(databaseUrl, { max: 2, applicationName: 'rex-launcher' });
+  try {
+    await migrateAll(pool);
+    const { privateKey, seeded } = await seedDemo(pool, dataDir);
+    progress(seeded ? 'demo data seeded' : 'demo data in place');
+    return privateKey;
+  } finally {
+    await pool.end();
   }
 }
