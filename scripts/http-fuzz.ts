@@ -3,7 +3,7 @@
 // to break parsers and lookups (prototype names, huge numbers, impossible
 // dates, NUL characters, deep nesting, wrong types). Every answer must be
 // below 500 (a 503 only from a search end-point whose index is down) and
-// every refusal the API's JSON error. Used by `pnpm fuzz` and the e2e tests.
+// every refusal the API's JSON error. Used by `npm run fuzz` and the e2e tests.
 
 type Operation = { method: string; path: string; parameters: string[] };
 

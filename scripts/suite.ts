@@ -86,12 +86,19 @@ function spawnService(name: ServiceName, port: number, env: Record<string, strin
     [child.stdout!, process.stdout],
     [child.stderr!, process.stderr],
   ] as const) {
+    let partial = '';
+    const keep = (lines: string[]) => {
+      started.lastLines.push(...lines.filter((line) => line.trim()));
+      started.lastLines.splice(0, started.lastLines.length - 20);
+    };
     stream.on('data', (chunk: Buffer) => {
       if (file) file.write(chunk);
       else if (logs === 'inherit') terminal.write(chunk);
-      started.lastLines.push(...chunk.toString().split('\n').filter((line) => line.trim()));
-      started.lastLines.splice(0, started.lastLines.length - 20);
+      const lines = (partial + chunk.toString()).split('\n');
+      partial = lines.pop()!;
+      keep(lines);
     });
+    stream.once('end', () => keep([partial]));
   }
   child.once('exit', () => file?.end());
   return started;

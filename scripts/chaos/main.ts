@@ -1,4 +1,4 @@
-// `pnpm chaos`: the suite (embedded PostgreSQL unless DATABASE_URL is given)
+// `npm run chaos`: the suite (embedded PostgreSQL unless DATABASE_URL is given)
 // with two records and two reports replicas, driven by clients that behave
 // like the recording apps while processes are killed, database connections
 // terminated and the database restarted; then an audit of what was
@@ -35,7 +35,7 @@ const count = Number(args.count);
 const clients = Number(args.clients);
 const [faultMin, faultMax] = args.faults!.split('-').map(Number);
 if (!(count > 0) || !(clients > 0) || !(faultMin > 0) || !(faultMax >= faultMin)) {
-  say('usage: pnpm chaos [--count N] [--seconds S] [--clients N] [--faults MIN-MAX] [--keep]');
+  say('usage: npm run chaos -- [--count N] [--seconds S] [--clients N] [--faults MIN-MAX] [--keep]');
   process.exit(2);
 }
 const sendUntil = args.seconds ? Date.now() + Number(args.seconds) * 1000 : Infinity;

@@ -1,4 +1,4 @@
-// `pnpm soak`: the suite under a steady mix of requests at half its measured
+// `npm run soak`: the suite under a steady mix of requests at half its measured
 // capacity for a long time (30 minutes unless --minutes), watching every
 // process each 10 s: resident memory, heap, event-loop delay, open files and
 // handles, pool waits, projector lag, and the answers' p99 latency. Prints
@@ -33,7 +33,7 @@ const minutes = Number(args.minutes);
 const rssBound = Number(args['rss-slope']);
 const p99Bound = Number(args['p99-growth']);
 if (!(minutes > 0) || !(rssBound > 0) || !(p99Bound > 0)) {
-  say('usage: pnpm soak [--minutes M] [--rate R] [--rss-slope MB/min] [--p99-growth fraction]');
+  say('usage: npm run soak -- [--minutes M] [--rate R] [--rss-slope MB/min] [--p99-growth fraction]');
   process.exit(2);
 }
 

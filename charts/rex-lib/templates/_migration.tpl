@@ -5,7 +5,7 @@ exits. It runs before any normal resource of the release exists, so it reads
 only what the operator created beforehand (the service's database Secret —
 `migrate` needs DATABASE_URL alone — and image pull Secrets) and runs as the
 namespace's default ServiceAccount with no API token. With least-privilege
-roles (`pnpm admin database roles`) DATABASE_URL is the service's own role,
+roles (`npm run admin -- database roles`) DATABASE_URL is the service's own role,
 which owns its schema and migrates it. Values: migrations.* (enabled, hookWeight,
 backoffLimit, activeDeadlineSeconds, resources, heapMiB, args).
 */}}

@@ -1,5 +1,5 @@
 // Regenerates libs/protos/src/generated from protos/ with the loader's own options.
-// `pnpm protos:generate`; CI runs it and fails when the committed types differ.
+// `npm run protos:generate`; CI runs it and fails when the committed types differ.
 import { spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { createRequire } from 'node:module';

@@ -18,7 +18,7 @@ function usage(): string {
       .join(' ');
     return `  ${name} ${options}\n      ${command.help}`;
   });
-  return `usage: pnpm admin <command> [options]
+  return `usage: npm run admin -- <command> [options]
 
 commands:
   import --file <fixtures.json>

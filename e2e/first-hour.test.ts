@@ -1,0 +1,151 @@
+// The first hour with rex, as a new user has it: `npm start` (the bootstrap
+// and the launcher, as separate processes) run as whoever runs the tests (root
+// in containers and CI) from a directory only that user may enter; a second
+// start beside a running one; a port already taken; a service that cannot
+// start. And what the README promises about itself.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import { freePort, removeDataDirectory } from '@rex/db';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const launched: ChildProcess[] = [];
+const dataDirs: string[] = [];
+
+afterAll(() => {
+  for (const child of launched) if (child.exitCode === null) child.kill('SIGKILL');
+  for (const dir of dataDirs) removeDataDirectory(dir);
+});
+
+/** A data directory inside a directory only its owner may enter. */
+function closedDataDir(): string {
+  const parent = mkdtempSync(join(tmpdir(), 'rex-first-hour-'));
+  chmodSync(parent, 0o700);
+  dataDirs.push(parent);
+  const dataDir = join(parent, 'data');
+  dataDirs.unshift(dataDir);
+  return dataDir;
+}
+
+type Launch = { child: ChildProcess; output: () => string; exited: Promise<number | null> };
+
+/** `npm start` without npm: the bootstrap, which hands over to scripts/start.ts. */
+function npmStart(env: Record<string, string | undefined>): Launch {
+  const { DATABASE_URL: _ignored, ...inherited } = process.env;
+  const child = spawn(process.execPath, ['scripts/bootstrap.mjs', 'start'], {
+    cwd: ROOT,
+    env: { ...inherited, LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  launched.push(child);
+  let output = '';
+  child.stdout!.on('data', (chunk) => (output += chunk));
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  const exited = once(child, 'exit').then(([code]) => code as number | null);
+  return { child, output: () => output, exited };
+}
+
+async function until(launch: Launch, pattern: RegExp, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!pattern.test(launch.output())) {
+    if (launch.child.exitCode !== null) throw new Error(`npm start exited (${launch.child.exitCode}) before ${pattern}:\n${launch.output()}`);
+    if (Date.now() > deadline) throw new Error(`no ${pattern} within ${timeoutMs / 1000} s:\n${launch.output()}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe('npm start', () => {
+  it(
+    'when it runs from a directory only its user may enter and a second start is tried beside it, then the second is refused naming the first one’s PID and port, and the first keeps serving until SIGTERM stops all of it',
+    { timeout: 240_000 },
+    async () => {
+      const dataDir = closedDataDir();
+      const gatewayPort = await freePort();
+      const first = npmStart({ REX_DATA_DIR: dataDir, GATEWAY_PORT: String(gatewayPort) });
+      await until(first, /rex is running/, 180_000);
+      for (const step of ['database ready: embedded PostgreSQL', 'records ready', 'search ready', 'reports ready', 'media ready', 'gateway ready', 'demo data seeded']) {
+        expect(first.output()).toContain(step);
+      }
+      const suite = JSON.parse(readFileSync(join(dataDir, 'suite.json'), 'utf8')) as { pid: number; gatewayUrl: string };
+      const token = /export TOKEN=(\S+)/.exec(first.output())![1];
+      const samples = `http://127.0.0.1:${gatewayPort}/index.php/services/rest/samples`;
+
+      const second = npmStart({ REX_DATA_DIR: dataDir, GATEWAY_PORT: String(await freePort()) });
+      expect(await second.exited).toBe(1);
+      expect(second.output()).toContain(`PID ${suite.pid}, gateway on port ${gatewayPort}`);
+
+      // Served from the first suite's database, which the second start left alone.
+      const answer = await fetch(samples, { headers: { Authorization: `Bearer ${token}` } });
+      expect(answer.status).toBe(200);
+
+      first.child.kill('SIGTERM');
+      expect(await first.exited).toBe(0);
+      expect(() => process.kill(suite.pid, 0)).toThrow();
+      expect(existsSync(join(dataDir, 'pg', 'postmaster.pid'))).toBe(false);
+    },
+  );
+
+  it('when the gateway’s port is taken, then it stops at once saying which port and which variable moves it', { timeout: 60_000 }, async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const port = (taken.address() as { port: number }).port;
+    try {
+      const launch = npmStart({ REX_DATA_DIR: closedDataDir(), GATEWAY_PORT: String(port), DATABASE_URL: inject('databaseUrl') });
+      expect(await launch.exited).toBe(1);
+      expect(launch.output()).toContain(`port ${port} is in use by another program; stop it, or set GATEWAY_PORT to a free port`);
+    } finally {
+      taken.close();
+    }
+  });
+
+  it('when a service cannot start, then the launcher says which one and why, not only its exit code', { timeout: 120_000 }, async () => {
+    const dataDir = closedDataDir();
+    const config = join(dataDir, '..', 'broken.json');
+    writeFileSync(config, JSON.stringify({ auth_methods: {} }));
+    const launch = npmStart({ REX_DATA_DIR: dataDir, GATEWAY_PORT: String(await freePort()), DATABASE_URL: inject('databaseUrl'), REX_CONFIG: config });
+    expect(await launch.exited).toBe(1);
+    expect(launch.output()).toMatch(/could not start: \w+ exited with code 1 while starting: invalid REST configuration .*broken\.json: \| \(root\): Unrecognized key: "auth_methods"/);
+  });
+});
+
+describe('the README', () => {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const packageJson = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { engines: { node: string }; scripts: Record<string, string> };
+
+  it('claims the Node.js version that package.json requires', () => {
+    const required = /^>=(\d+)$/.exec(packageJson.engines.node)![1];
+    expect(readme).toContain(`Node.js ${required} or later`);
+    expect(readme).not.toMatch(/Node\.js \(?(1[0-9])\b/);
+  });
+
+  it('maps questions to files that exist', () => {
+    const section = readme.slice(readme.indexOf('## Where things are'));
+    const next = section.indexOf('\n## ', 1);
+    const table = next === -1 ? section : section.slice(0, next);
+    const paths = [...table.matchAll(/`((?:services|libs|tools|scripts|e2e|charts|config|protos|docs)\/[^`*]+?)`/g)].map((m) => m[1]);
+    expect(paths.length).toBeGreaterThan(10);
+    expect(paths.filter((path) => !existsSync(join(ROOT, path.replace(/:.*$/, ''))))).toEqual([]);
+  });
+
+  it('and the other documents show root commands in a form that works with Node.js alone (npm run), naming scripts that exist', () => {
+    const documents = [
+      'README.md',
+      'charts/README.md',
+      ...readdirSync(join(ROOT, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`),
+      ...readdirSync(join(ROOT, 'tools/admin/src')).map((name) => `tools/admin/src/${name}`),
+    ];
+    const scripts = Object.keys(packageJson.scripts);
+    for (const document of documents) {
+      const text = readFileSync(join(ROOT, document), 'utf8');
+      const pnpmForms = [...text.matchAll(/\bpnpm ([a-z:]+)/g)].map((m) => m[1]).filter((name) => scripts.includes(name));
+      expect({ document, pnpmForms }).toEqual({ document, pnpmForms: [] });
+      const unknown = [...text.matchAll(/\bnpm run (?:-s )?([a-z:]+)/g)].map((m) => m[1]).filter((name) => !scripts.includes(name));
+      expect({ document, unknown }).toEqual({ document, unknown: [] });
+    }
+  });
+});
