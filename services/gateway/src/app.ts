@@ -142,6 +142,7 @@ function apiRouter(options: AppOptions): express.Router {
   const authenticateFor = authenticate(options.config, options.authenticators, options.completeCaller);
   const bodyWithin = bodyDeadline(options.bodyTimeoutMs);
   const jsonBody = [requireJson, express.json({ limit: options.bodyLimit, strict: false }), submissionLimit(options.submissionLimits)];
+  const jsonObject = [requireJson, express.json({ limit: options.bodyLimit, strict: true })];
   const limits = options.config.rate_limit;
   const store = options.rateLimitStore;
   const perAddress = limits?.per_address ? new RateLimiter('address', limits.per_address, store).middleware((req) => req.ip) : undefined;
@@ -168,6 +169,7 @@ function apiRouter(options: AppOptions): express.Router {
       ...(perCredential && !route.open ? [perCredential] : []),
       ...(route.upload ? [] : [bodyWithin]),
       ...(route.submission ? jsonBody : []),
+      ...(route.json ? jsonObject : []),
       ...(route.rawBody ? [rawBody(options.bodyLimit)] : []),
       handle(route.handler),
     );

@@ -34,6 +34,18 @@ export const GatewayEnv = CommonEnv.extend({
   AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).default(30_000).describe('how long website, key and role lookups are cached'),
   JWKS_CACHE_MS: z.coerce.number().int().min(1).default(600_000).describe("how long a JWKS URL's keys are used before they are fetched again (kept when a fetch fails)"),
   DB_POOL_MAX: z.coerce.number().int().min(1).default(5).describe('largest number of database connections'),
+  WEBHOOKS_ENABLED: z.enum(['true', 'false']).default('true').describe('this replica delivers webhooks (any number of replicas may; each takes one subscription at a time)'),
+  WEBHOOKS_ALLOW_HTTP: z.enum(['true', 'false']).default('false').describe('webhook URLs may be plain http:// (tests, a loopback receiver); otherwise https:// only'),
+  WEBHOOKS_MAX_PER_OWNER: z.coerce.number().int().min(1).default(10).describe('webhook subscriptions one website or client connection may have'),
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000).describe("longest wait for a receiver's answer to one delivery"),
+  WEBHOOK_BACKOFF_BASE_MS: z.coerce.number().int().min(1).default(10_000).describe('wait after the first failed delivery; it doubles with each failure (with jitter)'),
+  WEBHOOK_BACKOFF_MAX_MS: z.coerce.number().int().min(1).default(3_600_000).describe('longest wait between two attempts of one delivery'),
+  WEBHOOK_RETRY_FOR_S: z.coerce.number().int().min(1).default(86_400).describe('a change that has failed for this long goes to the dead letters and delivery goes on'),
+  WEBHOOK_DISABLE_AFTER_S: z.coerce.number().int().min(1).default(259_200).describe('a subscription failing without a success for this long is disabled (its owner sees why)'),
+  WEBHOOK_SECRET_OVERLAP_S: z.coerce.number().int().min(0).default(86_400).describe('after a secret rotation, how long messages are signed with the old secret too'),
+  WEBHOOK_LEASE_S: z.coerce.number().int().min(1).default(60).describe('how long a replica holds a subscription it delivers; one killed meanwhile leaves it to another after this'),
+  WEBHOOK_IDLE_S: z.coerce.number().int().min(1).default(30).describe('a caught-up subscription looks at the feed again after this at the latest (changes wake it at once)'),
+  WEBHOOK_POLL_MS: z.coerce.number().int().min(10).default(1_000).describe('how often an idle replica looks for a due subscription'),
 });
 
 export type GatewayConfig = z.infer<typeof GatewayEnv>;

@@ -7,7 +7,7 @@ import { callSecret } from '@rex/grpc';
 import type { Logger } from '@rex/logger';
 import { createApp } from './app.ts';
 import { errorBody } from './http-error.ts';
-import { SCOPE_TASKS } from './auth/caller.ts';
+import { SCOPE_TASKS, type Caller } from './auth/caller.ts';
 import { AUTH_CHANGED, createDirectory } from './auth/directory.ts';
 import { directClient, directUser, directWebsite } from './auth/direct.ts';
 import { hmacClient, hmacWebsite } from './auth/hmac.ts';
@@ -27,6 +27,9 @@ import { surveyRoutes } from './routes/surveys.ts';
 import { occurrenceRoutes } from './routes/occurrences.ts';
 import { sampleRoutes } from './routes/samples.ts';
 import { searchRoutes } from './routes/search.ts';
+import { webhookRoutes } from './routes/webhooks.ts';
+import { startDelivery } from './webhooks/delivery.ts';
+import { watchQueue } from './webhooks/metrics.ts';
 import { createRecordsClient } from './clients/records.ts';
 import type { GatewayConfig } from './config.ts';
 import { SCHEMA, migrations } from './db/migrations.ts';
@@ -87,6 +90,11 @@ export async function startGateway(config: GatewayConfig, logger: Logger, restCo
       })
     : {};
   rateLimitStore.redis?.on('ready', () => (redisWarned = false));
+  // What the services need beyond identity: the websites sharing with the caller's (requests and webhook deliveries alike).
+  const completeCaller = async (caller: Caller): Promise<Caller> => {
+    const task = SCOPE_TASKS[caller.scope];
+    return task && caller.websiteId !== '0' ? { ...caller, sharingWebsiteIds: await directory.sharingWebsites(caller.websiteId, task) } : caller;
+  };
   const app = createApp({
     config: restConfig,
     rateLimitStore,
@@ -99,10 +107,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger, restCo
       hmacClient: hmacClient(restConfig),
       hmacWebsite: hmacWebsite(directory),
     },
-    completeCaller: async (caller) => {
-      const task = SCOPE_TASKS[caller.scope];
-      return task && caller.websiteId !== '0' ? { ...caller, sharingWebsiteIds: await directory.sharingWebsites(caller.websiteId, task) } : caller;
-    },
+    completeCaller,
     routes: [
       ...sampleRoutes(records),
       ...occurrenceRoutes(records),
@@ -113,6 +118,18 @@ export async function startGateway(config: GatewayConfig, logger: Logger, restCo
       ...reportRoutes(reports, { maxPage: config.REPORT_MAX_PAGE, maxExport: config.REPORT_MAX_EXPORT }),
       ...exchangeRoutes(reports, restConfig.user_id ?? ''),
       ...changeRoutes(reports, config.GRPC_DEADLINE_MS),
+      ...webhookRoutes({
+        db: pool,
+        reports,
+        directory,
+        completeCaller,
+        settings: {
+          allowHttp: config.WEBHOOKS_ALLOW_HTTP === 'true',
+          maxPerOwner: config.WEBHOOKS_MAX_PER_OWNER,
+          secretOverlapS: config.WEBHOOK_SECRET_OVERLAP_S,
+          deadlineMs: config.GRPC_DEADLINE_MS,
+        },
+      }),
       ...searchRoutes(restConfig, search),
     ],
     logger,
@@ -144,12 +161,33 @@ export async function startGateway(config: GatewayConfig, logger: Logger, restCo
   const port = (server.address() as AddressInfo).port;
   logger.info({ port, methods: restConfig.methods.map((m) => m.name) }, 'gateway listening');
 
+  watchQueue(pool);
+  const delivery =
+    config.WEBHOOKS_ENABLED === 'true'
+      ? startDelivery(
+          { db: pool, databaseUrl: config.DATABASE_URL, directory, completeCaller, reports, logger },
+          {
+            allowHttp: config.WEBHOOKS_ALLOW_HTTP === 'true',
+            timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+            backoff: { baseMs: config.WEBHOOK_BACKOFF_BASE_MS, maxMs: config.WEBHOOK_BACKOFF_MAX_MS },
+            retryForS: config.WEBHOOK_RETRY_FOR_S,
+            disableAfterS: config.WEBHOOK_DISABLE_AFTER_S,
+            leaseS: config.WEBHOOK_LEASE_S,
+            idleS: config.WEBHOOK_IDLE_S,
+            pollMs: config.WEBHOOK_POLL_MS,
+            feedDeadlineMs: config.GRPC_DEADLINE_MS,
+          },
+        )
+      : undefined;
+
   return {
     port,
     server,
     async stop() {
       stopping = true;
       database.stop();
+      // The message in flight is abandoned (not counted as a failure); its lease lets another replica send it.
+      const deliveryStopped = delivery?.stop();
       if (config.SHUTDOWN_DELAY_MS) await new Promise((resolve) => setTimeout(resolve, config.SHUTDOWN_DELAY_MS));
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
@@ -162,6 +200,8 @@ export async function startGateway(config: GatewayConfig, logger: Logger, restCo
       reports.close();
       media.close();
       await authListener.stop();
+      await deliveryStopped;
+      watchQueue(undefined);
       await pool.end();
     },
   };

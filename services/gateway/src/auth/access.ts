@@ -3,7 +3,9 @@ import type { Caller } from './caller.ts';
 import { WRITE_METHODS } from './credentials.ts';
 
 /** Resources that are not "data resources" for a connection's data-resource permissions. */
-const NON_DATA_RESOURCES = new Set(['reports', 'projects', 'changes']);
+const NON_DATA_RESOURCES = new Set(['reports', 'projects', 'changes', 'webhooks']);
+/** What a read-only connection may still write: its own webhook subscriptions, never records. */
+const CONNECTION_SETTINGS = new Set(['webhooks']);
 
 /**
  * What a client may reach, checked once it is authenticated: legacy projects
@@ -21,7 +23,7 @@ export function checkClientAccess(caller: Caller, resource: string, httpMethod: 
   if (client.resources && !client.resources.includes(resource)) {
     throw new HttpError(403, `Resource ${resource} is not available to project ${client.projId}.`);
   }
-  if (client.readOnly && WRITE_METHODS.has(httpMethod)) throw new HttpError(405, 'Connection is read only.');
+  if (client.readOnly && WRITE_METHODS.has(httpMethod) && !CONNECTION_SETTINGS.has(resource)) throw new HttpError(405, 'Connection is read only.');
   if (NON_DATA_RESOURCES.has(resource)) return;
   if (!client.allowDataResources) throw new HttpError(401, 'Access to data resources unauthorised');
   if (client.limitToDataResources && !client.limitToDataResources.includes(resource)) {

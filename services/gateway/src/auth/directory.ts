@@ -69,6 +69,7 @@ export function createDirectory(db: Pool, ttlMs: number, jwksCacheMs = 10 * 60_0
   const websitesById = new TtlCache<Website | null>(ttlMs, 1_000, changes);
   const roles = new TtlCache<number | null>(ttlMs, 50_000, changes);
   const clients = new TtlCache<Client | null>(ttlMs, 1_000, changes);
+  const clientsById = new TtlCache<Client | null>(ttlMs, 1_000, changes);
   const secrets = new TtlCache<boolean>(ttlMs, 10_000, changes);
   // Failed secret checks per client in the current minute: past the limit, no scrypt is run.
   const failures = new TtlCache<number>(60_000, 10_000);
@@ -100,6 +101,50 @@ export function createDirectory(db: Pool, ttlMs: number, jwksCacheMs = 10 * 60_0
   const known = (value: unknown) => value !== null;
   // A name from a credential that no website or client can have: looked up nowhere.
   const unusableName = (name: string) => name.length > 2_000 || name.includes('\0');
+
+  type ClientRow = { id: string; username: string; secret_hash: string; public_key: string | null; jwks_url: string | null };
+
+  /** A REST client (not deleted) with its live connections, found by username or id. */
+  async function loadClient(column: 'username' | 'id', value: string): Promise<Client | null> {
+    const { rows } = await db.query<ClientRow>(`SELECT id, username, secret_hash, public_key, jwks_url FROM auth.clients WHERE ${column} = $1 AND NOT deleted`, [value]);
+    const row = rows[0];
+    if (!row) return null;
+    const { rows: connections } = await db.query(
+      `SELECT c.proj_id, c.website_id, c.title, c.sharing, c.allow_reports, c.limit_to_reports, c.allow_data_resources,
+              c.limit_to_data_resources, c.allow_confidential, c.allow_sensitive, c.allow_unreleased,
+              c.full_precision_sensitive_records, c.search_index, c.allow_change_feed
+         FROM auth.client_connections c JOIN auth.websites w ON w.id = c.website_id
+        WHERE c.client_id = $1 AND NOT c.deleted AND NOT w.deleted`,
+      [row.id],
+    );
+    return {
+      id: row.id,
+      username: row.username,
+      secretHash: row.secret_hash,
+      connections: new Map(
+        connections.map((c) => [
+          c.proj_id,
+          {
+            projId: c.proj_id,
+            websiteId: c.website_id,
+            title: c.title,
+            sharing: c.sharing,
+            allowReports: c.allow_reports,
+            limitToReports: c.limit_to_reports,
+            allowDataResources: c.allow_data_resources,
+            limitToDataResources: c.limit_to_data_resources,
+            allowConfidential: c.allow_confidential,
+            allowSensitive: c.allow_sensitive,
+            allowUnreleased: c.allow_unreleased,
+            fullPrecisionSensitiveRecords: c.full_precision_sensitive_records,
+            searchIndex: c.search_index,
+            allowChangeFeed: c.allow_change_feed,
+          },
+        ]),
+      ),
+      ...(await keysOf(row)),
+    };
+  }
 
   const WEBSITE_COLUMNS = 'id, url, password, public_key, jwks_url, allow_anon_jwt_post, jwt_require_exp, jwt_max_age_s, jwt_audience';
 
@@ -142,54 +187,11 @@ export function createDirectory(db: Pool, ttlMs: number, jwksCacheMs = 10 * 60_0
     /** A REST client defined with `pnpm admin` (not deleted), with its live connections. */
     clientByUsername: async (username: string): Promise<Client | null> => {
       if (unusableName(username)) return null;
-      return clients.getOrLoad(
-        username,
-        async () => {
-          const { rows } = await db.query<{ id: string; username: string; secret_hash: string; public_key: string | null; jwks_url: string | null }>(
-            'SELECT id, username, secret_hash, public_key, jwks_url FROM auth.clients WHERE username = $1 AND NOT deleted',
-            [username],
-          );
-          const row = rows[0];
-          if (!row) return null;
-          const { rows: connections } = await db.query(
-            `SELECT c.proj_id, c.website_id, c.title, c.sharing, c.allow_reports, c.limit_to_reports, c.allow_data_resources,
-                    c.limit_to_data_resources, c.allow_confidential, c.allow_sensitive, c.allow_unreleased,
-                    c.full_precision_sensitive_records, c.search_index, c.allow_change_feed
-               FROM auth.client_connections c JOIN auth.websites w ON w.id = c.website_id
-              WHERE c.client_id = $1 AND NOT c.deleted AND NOT w.deleted`,
-            [row.id],
-          );
-          return {
-            id: row.id,
-            username: row.username,
-            secretHash: row.secret_hash,
-            connections: new Map(
-              connections.map((c) => [
-                c.proj_id,
-                {
-                  projId: c.proj_id,
-                  websiteId: c.website_id,
-                  title: c.title,
-                  sharing: c.sharing,
-                  allowReports: c.allow_reports,
-                  limitToReports: c.limit_to_reports,
-                  allowDataResources: c.allow_data_resources,
-                  limitToDataResources: c.limit_to_data_resources,
-                  allowConfidential: c.allow_confidential,
-                  allowSensitive: c.allow_sensitive,
-                  allowUnreleased: c.allow_unreleased,
-                  fullPrecisionSensitiveRecords: c.full_precision_sensitive_records,
-                  searchIndex: c.search_index,
-                  allowChangeFeed: c.allow_change_feed,
-                },
-              ]),
-            ),
-            ...(await keysOf(row)),
-          };
-        },
-        known,
-      );
+      return clients.getOrLoad(username, () => loadClient('username', username), known);
     },
+
+    /** The same, by id: whose a webhook subscription is. */
+    clientById: (id: string): Promise<Client | null> => clientsById.getOrLoad(id, () => loadClient('id', id)),
 
     /** The website and every website that shares its records with it for `task` (R, V, D, M, P, E). */
     sharingWebsites: (websiteId: string, task: string) =>

@@ -1,4 +1,5 @@
 import type { Request } from 'express';
+import type { Change__Output } from '@rex/protos';
 import { toAuthContext } from '../auth/caller.ts';
 import type { ReportsClient } from '../clients/reports.ts';
 import { HttpError } from '../http-error.ts';
@@ -30,6 +31,20 @@ function entitiesOf(req: Request): string[] {
       }),
     ),
   ];
+}
+
+/** A change as the feed's clients see it (and webhooks deliver it): values as strings or null, none for a deletion. */
+export type FeedChange = { cursor: string; entity: string; id: string; operation: string; at: string; values?: Record<string, string | null> };
+
+export function feedChange(change: Change__Output): FeedChange {
+  return {
+    cursor: change.cursor,
+    entity: change.entity,
+    id: change.id,
+    operation: change.operation,
+    at: change.at,
+    ...(change.operation === 'deleted' ? {} : { values: Object.fromEntries(Object.entries(change.values).map(([key, value]) => [key, value.kind === 'text' ? (value.text ?? null) : null])) }),
+  };
 }
 
 /**
@@ -77,14 +92,7 @@ export function changeRoutes(reports: ReportsClient, deadlineMs: number): Route[
         };
         const answer = await backend('reports', reports.listChanges(request, deadlineMs + wait * 1000));
         res.json({
-          changes: answer.changes.map((change) => ({
-            cursor: change.cursor,
-            entity: change.entity,
-            id: change.id,
-            operation: change.operation,
-            at: change.at,
-            ...(change.operation === 'deleted' ? {} : { values: Object.fromEntries(Object.entries(change.values).map(([key, value]) => [key, value.kind === 'text' ? value.text : null])) }),
-          })),
+          changes: answer.changes.map(feedChange),
           next_cursor: answer.nextCursor,
           has_more: answer.hasMore,
         });

@@ -23,6 +23,8 @@ export type Route = {
   parameters?: Parameter[];
   /** The request body is a record submission (`values` plus children). */
   submission?: boolean;
+  /** The request body is a JSON object of the route's own (not a record submission). */
+  json?: boolean;
   /** The request body is passed on as it came (search end-points). */
   rawBody?: boolean;
   /** A file upload: its body may take up to the upload deadline to arrive, not the request timeout. */

@@ -82,9 +82,11 @@ export function openApi(config: RestConfig, routes: Route[], base: string): Reco
       parameters: (route.parameters ?? []).map((p) => ({ name: p.name, in: p.in, required: p.in === 'path' || !!p.required, description: p.description, schema: { type: p.type } })),
       ...(route.submission
         ? { requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/Submission' } } } } }
-        : route.rawBody && route.method === 'post'
-          ? { requestBody: { required: false, content: { 'application/json': { schema: { type: 'object' } } } } }
-          : {}),
+        : route.json
+          ? { requestBody: { required: true, content: { 'application/json': { schema: { type: 'object' } } } } }
+          : route.rawBody && route.method === 'post'
+            ? { requestBody: { required: false, content: { 'application/json': { schema: { type: 'object' } } } } }
+            : {}),
       ...(route.open ? { security: [] } : {}),
       responses: Object.fromEntries(
         Object.entries(route.responses).map(([status, description]) => [
