@@ -3,6 +3,18 @@ import { readFileSync } from 'node:fs';
 import { migrate, type Pool } from '@rex/db';
 import { SCHEMA as AUTH_SCHEMA, migrations as authMigrations } from '@rex/gateway/migrations';
 import { hashSecret } from '@rex/gateway/secrets';
+import {
+  createSubscription,
+  deleteSubscription,
+  disableSubscription,
+  enableSubscription,
+  getSubscription,
+  listDeadLetters,
+  listSubscriptions,
+  parseSubscription,
+  requestReplay,
+  rotateSecret,
+} from '@rex/gateway/webhooks';
 
 /** An option of a command: its value type and whether it must be given. */
 type Option = { type: 'string' | 'integer' | 'boolean'; required?: boolean; help: string };
@@ -76,6 +88,17 @@ async function update(pool: Pool, table: string, where: Record<string, unknown>,
 }
 
 const flag = (value: unknown) => (value === undefined ? undefined : Boolean(value));
+
+const SECRET_OVERLAP_S = 86_400;
+
+/** A subscription named by --id, which must exist. */
+async function subscriptionOf(pool: Pool, id: unknown) {
+  const subscription = await getSubscription(pool, String(id));
+  if (!subscription) throw new CommandError(`webhook subscription ${id} not found`);
+  return subscription;
+}
+
+const isoOrEmpty = (date: Date | null) => (date ? date.toISOString() : '');
 
 export const COMMANDS: Record<string, Command> = {
   'websites list': {
@@ -384,6 +407,135 @@ export const COMMANDS: Record<string, Command> = {
     run: async (pool, a) => {
       await update(pool, 'auth.client_connections', { client_id: a['client-id'], proj_id: a['proj-id'] }, { deleted: true }, `connection ${a['proj-id']} of client ${a['client-id']}`);
       return `connection ${a['proj-id']} of client ${a['client-id']} disabled`;
+    },
+  },
+  'webhooks list': {
+    help: 'list webhook subscriptions with their state and failures (secrets are not shown)',
+    options: { 'website-id': { type: 'integer', help: 'only those of this website (its own and its connections\')' } },
+    run: async (pool, a) =>
+      table(
+        (await listSubscriptions(pool))
+          .filter((s) => a['website-id'] === undefined || s.website_id === String(a['website-id']))
+          .map((s) => ({
+            id: s.id,
+            website_id: s.website_id,
+            connection: s.proj_id ? `${s.client_id}:${s.proj_id}` : '',
+            url: s.url,
+            event_types: s.event_types,
+            state: s.state,
+            failing_since: isoOrEmpty(s.failing_since),
+            delivered: s.delivered,
+            dead_letters: s.dead_letters,
+            reason_or_last_error: (s.state === 'disabled' ? s.disabled_reason : s.failing_since ? s.last_error : '')?.slice(0, 80) ?? '',
+          })),
+      ),
+  },
+  'webhooks add': {
+    help: 'subscribe a URL to the changes a website (or one of its client connections) may see; prints the secret (shown once); delivery starts from the moment a gateway first looks at it',
+    options: {
+      'website-id': { type: 'integer', required: true, help: 'the website whose feed it follows' },
+      'client-id': { type: 'integer', help: 'with --proj-id: a client connection\'s feed instead (it needs allow_change_feed)' },
+      'proj-id': { type: 'string', help: 'the connection\'s project id' },
+      url: { type: 'string', required: true, help: 'https:// address the changes are POSTed to' },
+      'event-types': { type: 'string', required: true, help: 'comma-separated: sample|occurrence|location . created|updated|deleted, e.g. occurrence.created,occurrence.deleted' },
+      'survey-id': { type: 'integer', help: 'only records of this survey' },
+      'taxon-group': { type: 'string', help: 'only occurrences of this taxon group' },
+      'allow-http': { type: 'boolean', help: 'accept an http:// URL (gateways deliver it only with WEBHOOKS_ALLOW_HTTP=true)' },
+    },
+    run: async (pool, a) => {
+      const connection = a['client-id'] !== undefined || a['proj-id'] !== undefined;
+      if (connection && (a['client-id'] === undefined || a['proj-id'] === undefined)) throw new CommandError('give both --client-id and --proj-id for a connection\'s subscription');
+      const parsed = parseSubscription(
+        {
+          url: a.url,
+          event_types: String(a['event-types']).split(',').map((type) => type.trim()),
+          filter: { survey_id: a['survey-id'], taxon_group: a['taxon-group'] },
+        },
+        Boolean(a['allow-http']),
+      );
+      if ('violations' in parsed) throw new CommandError(Object.entries(parsed.violations).map(([field, problem]) => `${field}: ${problem}`).join('\n'));
+      let websiteId = String(a['website-id']);
+      if (connection) {
+        const { rows } = await pool.query<{ website_id: string; allow_change_feed: boolean }>(
+          'SELECT website_id, allow_change_feed FROM auth.client_connections WHERE client_id = $1 AND proj_id = $2 AND NOT deleted',
+          [a['client-id'], a['proj-id']],
+        );
+        if (!rows[0]) throw new CommandError(`connection ${a['proj-id']} of client ${a['client-id']} not found`);
+        if (rows[0].website_id !== websiteId) throw new CommandError(`connection ${a['proj-id']} of client ${a['client-id']} belongs to website ${rows[0].website_id}`);
+        if (!rows[0].allow_change_feed) throw new CommandError(`connection ${a['proj-id']} may not read the change feed: connections update --allow-change-feed first`);
+      } else {
+        const { rows } = await pool.query('SELECT 1 FROM auth.websites WHERE id = $1 AND NOT deleted', [websiteId]);
+        if (!rows[0]) throw new CommandError(`website ${websiteId} not found`);
+      }
+      const created = await createSubscription(pool, {
+        owner: { websiteId, clientId: connection ? String(a['client-id']) : null, projId: connection ? String(a['proj-id']) : null },
+        ...parsed.input,
+        cursor: null,
+      });
+      return `webhook ${created.id} added; secret: ${created.secret}`;
+    },
+  },
+  'webhooks remove': {
+    help: 'delete a webhook subscription and its dead letters',
+    options: { id: { type: 'string', required: true, help: 'subscription id (wh_...)' } },
+    run: async (pool, a) => {
+      if (!(await deleteSubscription(pool, String(a.id)))) throw new CommandError(`webhook subscription ${a.id} not found`);
+      return `webhook ${a.id} removed`;
+    },
+  },
+  'webhooks disable': {
+    help: 'stop delivering a subscription; its owner sees the reason',
+    options: { id: { type: 'string', required: true, help: 'subscription id' }, reason: { type: 'string', help: 'what its owner is told (default: disabled by an operator)' } },
+    run: async (pool, a) => {
+      if (!(await disableSubscription(pool, String(a.id), String(a.reason ?? 'Disabled by an operator.')))) throw new CommandError(`webhook subscription ${a.id} not found`);
+      return `webhook ${a.id} disabled`;
+    },
+  },
+  'webhooks enable': {
+    help: 'deliver a disabled subscription again, from where it stopped',
+    options: { id: { type: 'string', required: true, help: 'subscription id' } },
+    run: async (pool, a) => {
+      if (!(await enableSubscription(pool, String(a.id)))) throw new CommandError(`webhook subscription ${a.id} not found`);
+      return `webhook ${a.id} enabled`;
+    },
+  },
+  'webhooks rotate-secret': {
+    help: 'give a subscription a new secret; prints it; the old one still signs for the overlap',
+    options: { id: { type: 'string', required: true, help: 'subscription id' }, 'overlap-s': { type: 'string', help: `seconds the old secret still signs (default ${SECRET_OVERLAP_S}; 0 ends it now)` } },
+    run: async (pool, a) => {
+      const overlap = a['overlap-s'] === undefined ? SECRET_OVERLAP_S : String(a['overlap-s']);
+      if (!/^\d{1,7}$/.test(String(overlap))) throw new CommandError('--overlap-s must be a whole number of seconds');
+      const rotated = await rotateSecret(pool, String(a.id), Number(overlap));
+      if (!rotated) throw new CommandError(`webhook subscription ${a.id} not found`);
+      return `webhook ${a.id} secret: ${rotated.secret} (the old one signs until ${rotated.previous_secret_until?.toISOString()})`;
+    },
+  },
+  'webhooks dead-letters': {
+    help: "list a subscription's dead letters (messages that failed for the whole retry window), newest first",
+    options: { id: { type: 'string', required: true, help: 'subscription id' }, limit: { type: 'integer', help: 'at most this many (default 100)' } },
+    run: async (pool, a) => {
+      const subscription = await subscriptionOf(pool, a.id);
+      return table(
+        (await listDeadLetters(pool, subscription.id, Number(a.limit ?? 100))).map((letter) => ({
+          id: letter.id,
+          message_id: letter.message_id,
+          type: (letter.payload as { type?: string }).type,
+          record: (letter.payload as { data?: { id?: string } }).data?.id,
+          attempts: letter.attempts,
+          last_attempt_on: letter.last_attempt_on.toISOString(),
+          state: letter.replayed_on ? 'replayed' : letter.replay_requested_on ? 'queued' : 'dead',
+          last_error: letter.last_error.slice(0, 80),
+        })),
+      );
+    },
+  },
+  'webhooks replay': {
+    help: 'queue a dead letter for delivery again, ahead of new changes',
+    options: { id: { type: 'string', required: true, help: 'subscription id' }, 'letter-id': { type: 'integer', required: true, help: 'dead letter id' } },
+    run: async (pool, a) => {
+      const subscription = await subscriptionOf(pool, a.id);
+      if (!(await requestReplay(pool, subscription.id, String(a['letter-id'])))) throw new CommandError(`dead letter ${a['letter-id']} of ${subscription.id} not found`);
+      return `dead letter ${a['letter-id']} of ${subscription.id} queued for delivery`;
     },
   },
 };
