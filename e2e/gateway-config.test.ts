@@ -288,6 +288,12 @@ describe('the self-describing page and OpenAPI', () => {
       '/taxon-observations/{id}',
       '/upload-queue/{name}',
       '/upload/{path}',
+      '/webhooks',
+      '/webhooks/{id}',
+      '/webhooks/{id}/dead-letters',
+      '/webhooks/{id}/dead-letters/{letterId}/replay',
+      '/webhooks/{id}/enable',
+      '/webhooks/{id}/rotate-secret',
     ]);
     // The files the apps build links to sit beside the service root: each names its own server.
     expect(response.body.paths['/upload/{path}'].servers).toEqual([{ url: inject('gatewayUrl') }]);

@@ -9,7 +9,7 @@ import { inject } from 'vitest';
 import { freePort } from '@rex/db';
 import { grpcServing } from '../../scripts/suite.ts';
 
-export type ExtraGateway = { url: string; services: string; stop: () => void };
+export type ExtraGateway = { url: string; services: string; pid: number; stop: () => void };
 
 /** One service process of its own, on the suite's secret (and silent). */
 export function spawnService(name: string, env: Record<string, string>): ChildProcess {
@@ -72,7 +72,7 @@ export async function startGateway(
         search?.kill('SIGTERM');
         media?.kill('SIGTERM');
       };
-      return { url, services: `${url}/index.php/services/rest`, stop };
+      return { url, services: `${url}/index.php/services/rest`, pid: child.pid!, stop };
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }

@@ -53,6 +53,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
       MEDIA_CONFIRM_INTERVAL_MS: '200',
       IDEMPOTENCY_SWEEP_INTERVAL_MS: '200',
       MEDIA_DELETED_GRACE_S: '1',
+      // Webhooks are delivered by the gateways the webhook tests start with their own settings; receivers listen on loopback.
+      WEBHOOKS_ENABLED: 'false',
+      WEBHOOKS_ALLOW_HTTP: 'true',
     },
     metricsPorts: { gateway: gatewayMetricsPort, records: recordsMetricsPort, reports: reportsMetricsPort },
   });
