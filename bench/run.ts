@@ -12,8 +12,14 @@
 //   (u) POST /media-queue: a 2 MB JPEG per request, with the gateway's resident memory before and at peak
 //   (m) each authentication method on the same request, GET /samples/<id of no sample>: the
 //       method's own cost on top of an identical hop and lookup (answered 404 for every method)
+//   (w) the change feed read through GET /changes (BENCH_FEED_CHANGES entries, default 20 000, pages
+//       of 1000) against a floor reading the same read-model rows straight from pg; and webhook
+//       delivery of BENCH_DELIVERIES changes (default 3 000) to a receiver on loopback against a
+//       floor POSTing the same signed messages one after another from this process
 // BENCH_DURATION (seconds, default 10), BENCH_CONNECTIONS (default 32) and BENCH_ONLY (e.g. `a,c`) tune the run.
-import { createHmac, generateKeyPairSync } from 'node:crypto';
+import { createHmac, generateKeyPairSync, randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
@@ -28,9 +34,11 @@ import { startSuite } from '../scripts/suite.ts';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
-const ONLY = new Set((process.env.BENCH_ONLY ?? 'a,b,c,d,e,f,u,m,r,s').split(','));
+const ONLY = new Set((process.env.BENCH_ONLY ?? 'a,b,c,d,e,f,u,m,r,s,w').split(','));
 const REPORT_ROWS = Number(process.env.BENCH_REPORT_ROWS ?? 100_000);
 const STREAM_ROWS = Number(process.env.BENCH_STREAM_ROWS ?? 1_000_000);
+const FEED_CHANGES = Number(process.env.BENCH_FEED_CHANGES ?? 20_000);
+const DELIVERIES = Number(process.env.BENCH_DELIVERIES ?? 3_000);
 const WEBSITE_PASSWORD = 'demo-website-password';
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 const say = (message: string) => process.stderr.write(`[bench] ${message}\n`);
@@ -168,6 +176,80 @@ async function seedClient(databaseUrl: string): Promise<{ privateKey: string }> 
   return { privateKey };
 }
 
+/** One feed entry per seeded read-model occurrence from `first` on (ids as seedReadModel gives them), then the projector's notification. */
+async function seedFeed(databaseUrl: string, first: number, count: number): Promise<void> {
+  const pool = createPool(databaseUrl, { max: 1 });
+  try {
+    await pool.query(
+      `INSERT INTO reports.changes (entity, entity_id, operation, website_id, created_by_id, occurred_on)
+       SELECT 'occurrence', 100000000 + n, 'created', $1, $2, now() FROM generate_series($3::int, $3::int + $4::int - 1) AS n ORDER BY n`,
+      [DEMO.websiteId, DEMO.userId, first, count],
+    );
+    await pool.query("SELECT pg_notify('rex_changes', NULL)");
+  } finally {
+    await pool.end();
+  }
+}
+
+/** Reads the feed from `cursor` until `count` changes came (or it ends); changes per second. */
+async function readFeed(services: string, headers: Record<string, string>, cursor: string, count: number): Promise<{ changes: number; perSecond: number }> {
+  const started = performance.now();
+  let changes = 0;
+  for (;;) {
+    const page = (await (await fetch(`${services}/changes?cursor=${cursor}&limit=1000`, { headers })).json()) as { changes: unknown[]; next_cursor: string; has_more: boolean };
+    changes += page.changes.length;
+    cursor = page.next_cursor;
+    if (!page.has_more || changes >= count) break;
+  }
+  return { changes, perSecond: changes / ((performance.now() - started) / 1000) };
+}
+
+/** The same read-model rows in pages of 1000 straight from pg: the floor of the feed. */
+async function readRowsFloor(databaseUrl: string, count: number): Promise<number> {
+  const pool = createPool(databaseUrl, { max: 1 });
+  try {
+    const started = performance.now();
+    let after = 100_000_000;
+    for (let read = 0; read < count; read += 1000) {
+      const { rows } = await pool.query<{ id: string }>('SELECT o.id, to_jsonb(o) AS record FROM reports.occurrences o WHERE o.id > $1 ORDER BY o.id LIMIT 1000', [after]);
+      if (!rows.length) break;
+      after = Number(rows[rows.length - 1].id);
+    }
+    return count / ((performance.now() - started) / 1000);
+  } finally {
+    await pool.end();
+  }
+}
+
+/** A webhook receiver on loopback answering 204, counting the messages it got. */
+async function startReceiver(): Promise<{ url: string; received: () => number; close: () => void }> {
+  let received = 0;
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      received += 1;
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`, received: () => received, close: () => server.close() };
+}
+
+/** The floor of delivery: the same signed messages POSTed one after another from this process. */
+async function postFloor(url: string, count: number): Promise<number> {
+  const key = randomBytes(32);
+  const started = performance.now();
+  for (let i = 0; i < count; i++) {
+    const body = JSON.stringify({ type: 'occurrence.created', timestamp: new Date().toISOString(), data: { entity: 'occurrence', id: String(i), operation: 'created', values: { id: String(i) } } });
+    const id = `msg_${i}`;
+    const timestamp = Math.floor(Date.now() / 1000);
+    const signature = `v1,${createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64')}`;
+    const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': String(timestamp), 'webhook-signature': signature }, body });
+    await response.body?.cancel();
+  }
+  return count / ((performance.now() - started) / 1000);
+}
+
 function startProcess(script: string, env: Record<string, string>): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['--conditions=development', '--disable-warning=ExperimentalWarning', join(HERE, 'floors', script)], {
     cwd: HERE,
@@ -201,6 +283,8 @@ const suite = await startSuite({
     LOG_LEVEL: 'warn',
     DB_POOL_MAX: '10',
     REX_CONFIG: join(HERE, 'rest.yaml'),
+    // The webhook receiver of (w) listens on loopback.
+    WEBHOOKS_ALLOW_HTTP: 'true',
     ...(process.env.BENCH_SUITE_ENV ? JSON.parse(process.env.BENCH_SUITE_ENV) : {}),
   },
 });
@@ -306,6 +390,37 @@ try {
     for (const [method, url, headers, expected] of cases) methods.push(await load(`(m) ${method}`, { url, headers }, expected));
   }
 
+  const webhookResults: string[] = [];
+  if (ONLY.has('w')) {
+    const websiteHeaders = { authorization: `WEBSITE_ID:${DEMO.websiteId}:SECRET:${WEBSITE_PASSWORD}`, 'content-type': 'application/json' };
+    say(`(w) seeding ${FEED_CHANGES + DELIVERIES} read-model occurrences`);
+    await seedReadModel(databaseUrl, FEED_CHANGES + DELIVERIES);
+    const start = ((await (await fetch(`${services}/changes`, { headers: websiteHeaders })).json()) as { next_cursor: string }).next_cursor;
+    await seedFeed(databaseUrl, 1, FEED_CHANGES);
+    say(`(w) reading ${FEED_CHANGES} changes through GET /changes`);
+    const feed = await readFeed(services, websiteHeaders, start, FEED_CHANGES);
+    const feedFloor = await readRowsFloor(databaseUrl, FEED_CHANGES);
+    webhookResults.push(
+      `| (w) GET /changes, pages of 1000 | ${feed.perSecond.toFixed(0)} changes/s (${feed.changes} read) | floor: the same rows from pg ${feedFloor.toFixed(0)} rows/s | ${(feed.perSecond / feedFloor).toFixed(2)} |`,
+    );
+
+    const receiver = await startReceiver();
+    try {
+      const subscribed = await fetch(`${services}/webhooks`, { method: 'POST', headers: websiteHeaders, body: JSON.stringify({ url: receiver.url, event_types: ['occurrence.created'] }) });
+      if (subscribed.status !== 201) throw new Error(`cannot subscribe: ${subscribed.status} ${await subscribed.text()}`);
+      say(`(w) delivering ${DELIVERIES} changes to a receiver on loopback`);
+      const started = performance.now();
+      await seedFeed(databaseUrl, FEED_CHANGES + 1, DELIVERIES);
+      while (receiver.received() < DELIVERIES && performance.now() - started < 300_000) await new Promise((resolve) => setTimeout(resolve, 20));
+      const delivered = receiver.received();
+      const perSecond = delivered / ((performance.now() - started) / 1000);
+      const floor = await postFloor(receiver.url, Math.min(DELIVERIES, 2_000));
+      webhookResults.push(`| (w) webhook delivery, one replica | ${perSecond.toFixed(0)} messages/s (${delivered} of ${DELIVERIES}) | floor: signed POSTs in a row ${floor.toFixed(0)} /s | ${(perSecond / floor).toFixed(2)} |`);
+    } finally {
+      receiver.close();
+    }
+  }
+
   const [a, b, , , c, d] = results;
   const lines = [
     '',
@@ -319,6 +434,7 @@ try {
     '',
     ...(uploadMemory ? [uploadMemory, ''] : []),
     ...(reportResults.length ? ['| report | req/s or rows/s | p50 ms / memory | p99 ms / memory | errors |', '|---|---:|---:|---:|---:|', ...reportResults, ''] : []),
+    ...(webhookResults.length ? ['| change feed and webhooks | rate | floor | ratio |', '|---|---:|---:|---:|', ...webhookResults, ''] : []),
     ...(methods.length
       ? [
           'Authentication methods on the same request (GET /samples/<id of no sample>, 404 after the same hop and lookup):',
