@@ -36,7 +36,11 @@ try {
   });
   process.stdout.write(`${JSON.stringify({ cases: result.cases, seed, seconds: result.seconds, casesPerSecond: Math.round(result.cases / result.seconds), byStatus: result.byStatus, failures: result.failures.length })}\n`);
   for (const failure of result.failures.slice(0, 20)) process.stdout.write(`${failure}\n`);
-  failed = result.failures.length > 0;
+  // The suite must come out of it whole: every process still running and the gateway ready.
+  const exited = Object.entries(suite.processes).filter(([, child]) => child.exitCode !== null || child.signalCode !== null).map(([name]) => name);
+  const ready = await fetch(`${suite.gatewayUrl}/readyz`).then((answer) => answer.ok, () => false);
+  if (exited.length || !ready) process.stdout.write(`after the run: ${exited.length ? `exited: ${exited.join(', ')}` : 'every process running'}; gateway ${ready ? 'ready' : 'NOT ready'}\n`);
+  failed = result.failures.length > 0 || exited.length > 0 || !ready;
 } finally {
   await suite.stop();
   await dropDatabase(serverUrl, databaseName).catch(() => undefined);
