@@ -71,6 +71,47 @@ const child = spawn(node24, ['--conditions=development', '--disable-warning=Expe
   stdio: 'inherit',
   env,
 });
-// A signal to this process (npm passes SIGTERM on) is the command's to handle: it stops what it started.
+// A signal to this process is the command's to handle: it stops what it started.
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => child.kill(signal));
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+
+// npm passes a SIGTERM only to the shell it runs the script with, and neither that shell nor the
+// node wrapper of node_modules/.bin passes it on: when npm is gone, the command is stopped as if
+// it had the signal itself.
+const npm = packageManagerProcess();
+if (npm) {
+  const watch = setInterval(() => {
+    if (isAlive(npm)) return;
+    clearInterval(watch);
+    child.kill('SIGTERM');
+  }, 500);
+  watch.unref();
+}
+
+/** The npm (or pnpm) process running this script: the nearest ancestor that is not a shell (Linux). */
+function packageManagerProcess() {
+  if (!process.env.npm_lifecycle_event) return undefined;
+  let pid = process.ppid;
+  for (let depth = 0; depth < 4; depth++) {
+    let program, stat;
+    try {
+      program = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')[0];
+      stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    } catch {
+      return undefined;
+    }
+    if (!['sh', 'dash', 'bash'].includes(program.split('/').pop())) return pid;
+    // "<pid> (<name>) <state> <ppid> ..."
+    pid = Number(/\) \S+ (\d+)/.exec(stat)?.[1]);
+  }
+  return undefined;
+}
+
+function isAlive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

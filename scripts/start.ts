@@ -12,6 +12,9 @@ const dataDir = process.env.REX_DATA_DIR ?? DEFAULT_DATA_DIR;
 const logs = join(dataDir, 'logs');
 const say = (message: string) => process.stderr.write(`[rex] ${seconds().padStart(4)} s  ${message}\n`);
 
+// With the terminal or pipe gone, writing fails (EPIPE): the suite must still be stopped, not left behind.
+for (const stream of [process.stdout, process.stderr]) stream.on('error', () => undefined);
+
 const port = (name: string) => (process.env[name] ? Number(process.env[name]) : undefined);
 
 const suite = await startSuite({
