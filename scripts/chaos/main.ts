@@ -8,11 +8,11 @@
 //   --clients N     concurrent clients (default 8)    --faults A-B  milliseconds between faults (default 1000-3000)
 //   --keep          keep the run's database and logs
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createDatabase, createPool, dropDatabase, startEmbeddedPostgres, type EmbeddedDatabase } from '@rex/db';
+import { createDatabase, createPool, dropDatabase, removeDataDirectory, startEmbeddedPostgres, type EmbeddedDatabase } from '@rex/db';
 import { migrateAll, seedDemo } from '@rex/admin';
 import { demoToken } from '../demo-token.ts';
 import { submitLikeAnApp, type Outcome } from './app-client.ts';
@@ -153,6 +153,6 @@ if (!args.keep) {
   await dropDatabase(serverUrl, databaseName).catch(() => undefined);
 }
 await embedded?.stop();
-if (!args.keep) rmSync(dataDir, { recursive: true, force: true });
+if (!args.keep) removeDataDirectory(dataDir);
 else say(`kept: database ${databaseName}, logs in ${join(dataDir, 'logs')}`);
 process.exit(failed ? 1 : 0);

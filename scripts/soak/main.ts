@@ -7,11 +7,11 @@
 // more than --p99-growth.
 //   --minutes M (30)  --rate R (requests/s; default half the measured capacity)
 //   --rss-slope MB/min (1)  --p99-growth fraction (0.2)
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createDatabase, dropDatabase, freePort, startEmbeddedPostgres, type EmbeddedDatabase } from '@rex/db';
+import { createDatabase, dropDatabase, freePort, removeDataDirectory, startEmbeddedPostgres, type EmbeddedDatabase } from '@rex/db';
 import { demoToken } from '../demo-token.ts';
 import { startSuite } from '../suite.ts';
 import { createTraffic, newWindow, percentile, type Window } from './load.ts';
@@ -148,5 +148,5 @@ process.stdout.write(`  bounds: RSS slope ≤ ${rssBound} MB/min per process →
 await suite.stop();
 await dropDatabase(serverUrl, databaseName).catch(() => undefined);
 await embedded?.stop();
-rmSync(dataDir, { recursive: true, force: true });
+removeDataDirectory(dataDir);
 process.exit(failed ? 1 : 0);
