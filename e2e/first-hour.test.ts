@@ -100,7 +100,8 @@ describe('npm start', () => {
       // npm passes the signal to its shell only: the rest of the chain must still stop the suite.
       first.child.kill('SIGTERM');
       await first.exited;
-      for (let waited = 0; waited < 20_000 && (isAlive(suite.pid) || existsSync(join(dataDir, 'pg', 'postmaster.pid'))); waited += 100) {
+      // A service's drain may take its whole SHUTDOWN_TIMEOUT_MS (10 s) and a few seconds more on a busy machine.
+      for (let waited = 0; waited < 40_000 && (isAlive(suite.pid) || existsSync(join(dataDir, 'pg', 'postmaster.pid'))); waited += 100) {
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
       expect(isAlive(suite.pid)).toBe(false);

@@ -218,13 +218,14 @@ describe('key rotation', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/jwks.json`;
     await dbQuery('UPDATE auth.websites SET jwks_url = $1 WHERE id = $2', [url, DEMO.websiteId]);
-    const gateway = await startGateway({ authentication_methods: { jwtUser: { allow_http: true } } }, { JWKS_CACHE_MS: '300' });
+    // Long enough for the five requests below on a busy machine; the wait after them is longer still.
+    const gateway = await startGateway({ authentication_methods: { jwtUser: { allow_http: true } } }, { JWKS_CACHE_MS: '3000' });
     try {
       const bearer = await token({ pem: published.privateKey, kid: 'k2' });
       for (let i = 0; i < 5; i++) expect((await api('GET', `${gateway.services}/samples/${sampleId}`, { token: bearer })).status).toBe(200);
       expect(fetches).toBe(1);
       down = true;
-      await new Promise((resolve) => setTimeout(resolve, 400));
+      await new Promise((resolve) => setTimeout(resolve, 3_100));
       expect((await api('GET', `${gateway.services}/samples/${sampleId}`, { token: bearer })).status).toBe(200);
       expect(fetches).toBe(2);
       expect((await api('GET', `${gateway.services}/samples/${sampleId}`, { token: await token({ pem: keyPair().privateKey, kid: 'k2' }) })).status).toBe(401);
