@@ -50,9 +50,12 @@ type Launch = { child: ChildProcess; output: () => string; exited: Promise<numbe
 /** `npm start` as typed (npm, its shell, the bootstrap, then scripts/start.ts), without DATABASE_URL unless given. */
 function npmStart(env: Record<string, string | undefined>): Launch {
   const { DATABASE_URL: _ignored, ...inherited } = process.env;
+  // A user's PATH: not the one `npm test` runs the tests with, whose node_modules/.bin `node` is a
+  // shell wrapper that npm's `#!/usr/bin/env node` would then run under (and that SIGTERM would hit).
+  const path = (inherited.PATH ?? '').split(':').filter((entry) => !entry.endsWith('node_modules/.bin')).join(':');
   const child = spawn('npm', ['start'], {
     cwd: ROOT,
-    env: { ...inherited, LOG_LEVEL: 'warn', ...env },
+    env: { ...inherited, PATH: path, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   launched.push(child);
