@@ -1,17 +1,18 @@
 // The first hour with rex, as a new user has it: `npm start` run as whoever
 // runs the tests (root in containers and CI) from a directory only that user
 // may enter; a second start beside a running one; SIGTERM to npm; a port
-// already taken; a service that cannot start. And what the README promises
-// about itself.
+// already taken; a service that cannot start; a service that dies while the
+// suite runs. And what the README promises about itself.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, describe, expect, inject, it, onTestFinished } from 'vitest';
 import { freePort, removeDataDirectory } from '@rex/db';
+import { freshDatabase } from './support/world.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const launched: ChildProcess[] = [];
@@ -75,6 +76,21 @@ async function until(launch: Launch, pattern: RegExp, timeoutMs: number): Promis
   }
 }
 
+/** The process of service `name` that the launcher `launcherPid` runs now (Linux). */
+function servicePid(launcherPid: number, name: string): number | undefined {
+  for (const entry of readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
+    try {
+      const parent = Number(/\) \S+ (\d+)/.exec(readFileSync(`/proc/${entry}/stat`, 'utf8'))?.[1]);
+      if (parent === launcherPid && readlinkSync(`/proc/${entry}/cwd`).endsWith(join('services', name))) return Number(entry);
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return undefined;
+}
+
+const count = (text: string, pattern: RegExp) => text.match(new RegExp(pattern, 'g'))?.length ?? 0;
+
 describe('npm start', () => {
   it(
     'when it runs from a directory only its user may enter and a second start is tried beside it, then the second is refused naming the first one’s PID and port, and the first keeps serving until a SIGTERM to npm stops all of it',
@@ -132,6 +148,46 @@ describe('npm start', () => {
     const launch = npmStart({ REX_DATA_DIR: dataDir, GATEWAY_PORT: String(await freePort()), DATABASE_URL: inject('databaseUrl'), REX_CONFIG: config });
     expect(await launch.exited).toBe(1);
     expect(launch.output()).toMatch(/could not start: \w+ exited with code 1 while starting: invalid REST configuration .*broken\.json: \| \(root\): Unrecognized key: "auth_methods"/);
+  });
+});
+
+describe('npm start, when a service dies while the suite runs', () => {
+  it('starts it again with a growing delay, saying so, and the suite serves again; one that keeps dying stops the suite, naming it', { timeout: 180_000 }, async () => {
+    const dataDir = closedDataDir();
+    const gatewayPort = await freePort();
+    // An empty database, for the demo data the printed token belongs to.
+    const database = await freshDatabase('rex_supervised');
+    onTestFinished(database.drop);
+    const launch = npmStart({ REX_DATA_DIR: dataDir, GATEWAY_PORT: String(gatewayPort), DATABASE_URL: database.url });
+    await until(launch, /rex is running/, 120_000);
+    const { pid: launcher } = JSON.parse(readFileSync(join(dataDir, 'suite.json'), 'utf8')) as { pid: number };
+    suites.push(launcher);
+    const token = /export TOKEN=(\S+)/.exec(launch.output())![1];
+    const survey = () => fetch(`http://127.0.0.1:${gatewayPort}/index.php/services/rest/surveys/1`, { headers: { Authorization: `Bearer ${token}` } });
+
+    const first = servicePid(launcher, 'records')!;
+    process.kill(first, 'SIGKILL');
+    await until(launch, /records stopped \(signal SIGKILL\); starting it again in 0\.5 s/, 10_000);
+    await until(launch, /records ready again/, 30_000);
+    expect(servicePid(launcher, 'records')).not.toBe(first);
+    expect((await survey()).status).toBe(200);
+
+    // Four more deaths are started again, each after twice the delay before; the sixth within a minute is one too many.
+    for (let restarts = 2; restarts <= 5; restarts++) {
+      process.kill(servicePid(launcher, 'records')!, 'SIGKILL');
+      await until(launch, new RegExp(`starting it again in ${(0.5 * 2 ** (restarts - 1)).toFixed(1)} s`), 10_000);
+      const readyAgain = () => count(launch.output(), /records ready again/) >= restarts;
+      for (let waited = 0; !readyAgain(); waited += 100) {
+        if (waited > 40_000) throw new Error(`records not ready again:\n${launch.output()}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
+    process.kill(servicePid(launcher, 'records')!, 'SIGKILL');
+    expect(await launch.exited).toBe(1);
+    expect(launch.output()).toMatch(/records keeps stopping \(6 times within 60 s, last with signal SIGKILL\); see .*records\.log; stopping rex/);
+    for (let waited = 0; waited < 20_000 && isAlive(launcher); waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(isAlive(launcher)).toBe(false);
+    expect(['search', 'reports', 'media', 'gateway'].map((name) => servicePid(launcher, name))).toEqual([undefined, undefined, undefined, undefined]);
   });
 });
 

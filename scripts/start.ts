@@ -3,7 +3,7 @@
 import { join } from 'node:path';
 import { DEFAULT_DATA_DIR, DEMO } from '@rex/admin';
 import { demoToken } from './demo-token.ts';
-import { startSuite } from './suite.ts';
+import { startSuite, type Suite } from './suite.ts';
 
 // From the bootstrap's start when it launched this process.
 const started = Number(process.env.REX_LAUNCHED_AT) || Date.now();
@@ -17,7 +17,17 @@ for (const stream of [process.stdout, process.stderr]) stream.on('error', () => 
 
 const port = (name: string) => (process.env[name] ? Number(process.env[name]) : undefined);
 
-const suite = await startSuite({
+let suite: Suite | undefined;
+let stopping = false;
+const stop = async (code: number) => {
+  if (stopping) return;
+  stopping = true;
+  say('stopping');
+  await suite?.stop();
+  process.exit(code);
+};
+
+suite = await startSuite({
   dataDir,
   databaseUrl: process.env.DATABASE_URL,
   gatewayPort: Number(process.env.GATEWAY_PORT ?? 8080),
@@ -27,6 +37,13 @@ const suite = await startSuite({
   mediaPort: port('MEDIA_PORT'),
   logs,
   onProgress: say,
+  // A service that stops on its own is started again; one that keeps stopping stops the suite.
+  supervise: {
+    onGiveUp: (message) => {
+      say(`${message}; stopping rex`);
+      void stop(1);
+    },
+  },
 }).catch((error: Error) => {
   say(`could not start: ${error.message}`);
   process.exit(1);
@@ -55,20 +72,5 @@ curl -s ${services}/samples/1 -H "Authorization: Bearer $TOKEN"
 Press Ctrl+C to stop.
 `);
 
-let stopping = false;
-const stop = async (code: number) => {
-  if (stopping) return;
-  stopping = true;
-  say('stopping');
-  await suite.stop();
-  process.exit(code);
-};
 process.on('SIGINT', () => void stop(0));
 process.on('SIGTERM', () => void stop(0));
-for (const [name, child] of Object.entries(suite.processes)) {
-  child.once('exit', (code, signal) => {
-    if (stopping) return;
-    say(`${name} stopped unexpectedly (${signal ?? `exit code ${code}`}); see ${join(logs, `${name}.log`)}`);
-    void stop(1);
-  });
-}

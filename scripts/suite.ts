@@ -11,6 +11,7 @@ import { createDatabase, createPool, freePort, startEmbeddedPostgres, type Embed
 import { DEFAULT_DATA_DIR, EMBEDDED_DATABASE, SUITE_FILE, migrateAll, seedDemo } from '@rex/admin';
 import { refuseBusyPorts, refuseSecondSuite } from './preflight.ts';
 import { grpcProbe, httpProbe, type Probe } from './readiness.ts';
+import { decideRestart, RESTART_POLICY } from './restart-policy.ts';
 
 export { grpcServing } from './readiness.ts';
 
@@ -30,6 +31,12 @@ export type SuiteOptions = {
   /** Where the services' logs go; 'inherit' shows them on this terminal. */
   logs?: 'inherit' | 'ignore' | string;
   onProgress?: (message: string) => void;
+  /**
+   * Start a service again when it exits on its own once the suite is ready (with a growing delay,
+   * each time told to `onProgress`); `onGiveUp` hears of one that keeps exiting. Off: a service that
+   * exits stays down, for the caller to notice (`processes`).
+   */
+  supervise?: { onGiveUp: (message: string) => void };
 };
 
 export type Suite = {
@@ -41,6 +48,7 @@ export type Suite = {
   demoPrivateKey: string;
   /** The secret the services sign their calls to each other with. */
   internalSecret: string;
+  /** Each service's current process (a restarted service has a new one). */
   processes: { records: ChildProcess; reports: ChildProcess; search: ChildProcess; media: ChildProcess; gateway: ChildProcess };
   stop: () => Promise<void>;
 };
@@ -61,6 +69,7 @@ const PORT_VARIABLES: Record<ServiceName, string> = {
 type Started = {
   name: ServiceName;
   port: number;
+  env: Record<string, string>;
   child: ChildProcess;
   /** Settles once the process has ended and all it wrote has been read. */
   closed: Promise<unknown>;
@@ -70,17 +79,27 @@ type Started = {
 
 /** Runs one service; its output goes to `logs` and its last lines are kept to tell why it stopped. */
 function spawnService(name: ServiceName, port: number, env: Record<string, string>, logs: SuiteOptions['logs']): Started {
+  const started = { name, port, env, lastLines: [] } as unknown as Started;
+  runProcess(started, logs, 'w');
+  return started;
+}
+
+/** Starts (or starts again) the process of `started`; a restart's output is added to its log. */
+function runProcess(started: Started, logs: SuiteOptions['logs'], logFlags: 'w' | 'a'): void {
+  const { name, env } = started;
   const child = spawn(process.execPath, [...NODE_FLAGS, 'src/main.ts'], {
     cwd: join(ROOT, 'services', name),
     env: { ...process.env, OTEL_SERVICE_NAME: name, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const started: Started = { name, port, child, closed: once(child, 'close').catch(() => undefined), lastLines: [] };
+  started.child = child;
+  started.closed = once(child, 'close').catch(() => undefined);
+  started.lastLines = [];
   let file: WriteStream | undefined;
   if (typeof logs === 'string' && logs !== 'inherit' && logs !== 'ignore') {
     mkdirSync(logs, { recursive: true });
     started.logFile = join(logs, `${name}.log`);
-    file = createWriteStream(started.logFile);
+    file = createWriteStream(started.logFile, { flags: logFlags });
   }
   for (const [stream, terminal] of [
     [child.stdout!, process.stdout],
@@ -101,8 +120,9 @@ function spawnService(name: ServiceName, port: number, env: Record<string, strin
     stream.once('end', () => keep([partial]));
   }
   child.once('exit', () => file?.end());
-  return started;
 }
+
+const SAID_NOTHING = 'it said nothing';
 
 /** Why a service stopped, from its last lines: its last error or fatal log entry, else what it wrote as plain text. */
 function causeOfExit(service: Started): string {
@@ -121,7 +141,7 @@ function causeOfExit(service: Started): string {
   }
   // Plain text: a message of its own (a configuration it cannot read), or an uncaught error's.
   const text = service.lastLines.map((line) => line.trim()).filter((line) => !line.startsWith('{') && !line.startsWith('Node.js v') && !line.startsWith('at '));
-  return text.findLast((line) => /^\w*Error\b/.test(line)) ?? (text.join(' | ').slice(0, 400) || 'it said nothing');
+  return text.findLast((line) => /^\w*Error\b/.test(line)) ?? (text.join(' | ').slice(0, 400) || SAID_NOTHING);
 }
 
 async function waitFor(service: Started, probe: Probe, timeoutMs = 60_000): Promise<void> {
@@ -153,6 +173,64 @@ function stopChild(child: ChildProcess, timeoutMs = 10_000): Promise<void> {
     });
     child.kill('SIGTERM');
   });
+}
+
+/** How a process ended, in words. */
+const howItEnded = (child: ChildProcess) => (child.signalCode ? `signal ${child.signalCode}` : `exit code ${child.exitCode}`);
+
+type Supervisor = { stop: () => void };
+
+/**
+ * Starts a service again each time it exits on its own, after the delay the restart policy gives,
+ * until the policy gives up on it. `progress` tells each step; `onGiveUp` the end.
+ */
+function superviseService(service: Started, probe: () => Probe, logs: SuiteOptions['logs'], progress: (message: string) => void, onGiveUp: (message: string) => void): Supervisor {
+  const restarts: number[] = [];
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  const log = service.logFile ? `; see ${service.logFile}` : '';
+
+  const watch = () => {
+    const child = service.child;
+    const exited = async () => {
+      if (stopped) return;
+      await service.closed;
+      const said = causeOfExit(service);
+      const cause = said === SAID_NOTHING ? howItEnded(child) : `${howItEnded(child)}: ${said}`;
+      const decision = decideRestart(restarts, Date.now());
+      if (!decision.restart) {
+        stopped = true;
+        onGiveUp(`${service.name} keeps stopping (${decision.recent + 1} times within ${RESTART_POLICY.windowMs / 1000} s, last with ${cause})${log}`);
+        return;
+      }
+      progress(`${service.name} stopped (${cause}); starting it again in ${(decision.delayMs / 1000).toFixed(1)} s`);
+      timer = setTimeout(() => void restart(), decision.delayMs);
+    };
+    if (child.exitCode !== null || child.signalCode !== null) void exited();
+    else child.once('exit', () => void exited());
+  };
+
+  const restart = async () => {
+    if (stopped) return;
+    restarts.push(Date.now());
+    runProcess(service, logs, 'a');
+    watch();
+    try {
+      await waitFor(service, probe());
+      if (!stopped) progress(`${service.name} ready again`);
+    } catch {
+      // It exited while starting, or hangs: its exit watcher decides what comes next.
+      if (service.child.exitCode === null && service.child.signalCode === null) service.child.kill('SIGKILL');
+    }
+  };
+
+  watch();
+  return {
+    stop() {
+      stopped = true;
+      clearTimeout(timer);
+    },
+  };
 }
 
 export async function startSuite(options: SuiteOptions = {}): Promise<Suite> {
@@ -210,18 +288,21 @@ export async function startSuite(options: SuiteOptions = {}): Promise<Suite> {
     );
     started.push(records, search, reports, media, gateway);
 
-    const ready = async (service: Started, probe: Probe) => {
-      await waitFor(service, probe);
+    const probes: Record<ServiceName, () => Probe> = {
+      records: () => grpcProbe(recordsAddress, 'records.v1.RecordsService'),
+      search: () => grpcProbe(searchAddress, 'search.v1.SearchService'),
+      reports: () => grpcProbe(reportsAddress, 'reports.v1.ReportsService'),
+      media: () => grpcProbe(mediaAddress, 'media.v1.MediaService'),
+      gateway: () => httpProbe(`${gatewayUrl}/readyz`),
+    };
+    const ready = async (service: Started) => {
+      await waitFor(service, probes[service.name]());
       progress(`${service.name} ready`);
     };
-    const [demoPrivateKey] = await Promise.all([
-      seed(databaseUrl, dataDir, progress),
-      ready(records, grpcProbe(recordsAddress, 'records.v1.RecordsService')),
-      ready(search, grpcProbe(searchAddress, 'search.v1.SearchService')),
-      ready(reports, grpcProbe(reportsAddress, 'reports.v1.ReportsService')),
-      ready(media, grpcProbe(mediaAddress, 'media.v1.MediaService')),
-      ready(gateway, httpProbe(`${gatewayUrl}/readyz`)),
-    ]);
+    const [demoPrivateKey] = await Promise.all([seed(databaseUrl, dataDir, progress), ...started.map(ready)]);
+    const supervisors = options.supervise
+      ? started.map((service) => superviseService(service, probes[service.name], options.logs, progress, options.supervise!.onGiveUp))
+      : [];
 
     const suiteFile = join(dataDir, SUITE_FILE);
     mkdirSync(dataDir, { recursive: true });
@@ -234,8 +315,25 @@ export async function startSuite(options: SuiteOptions = {}): Promise<Suite> {
       mediaAddress,
       demoPrivateKey,
       internalSecret,
-      processes: { records: records.child, reports: reports.child, search: search.child, media: media.child, gateway: gateway.child },
+      processes: {
+        get records() {
+          return records.child;
+        },
+        get reports() {
+          return reports.child;
+        },
+        get search() {
+          return search.child;
+        },
+        get media() {
+          return media.child;
+        },
+        get gateway() {
+          return gateway.child;
+        },
+      },
       async stop() {
+        for (const supervisor of supervisors) supervisor.stop();
         rmSync(suiteFile, { force: true });
         await stopChild(gateway.child);
         await Promise.all([stopChild(records.child), stopChild(search.child), stopChild(reports.child), stopChild(media.child)]);

@@ -4,7 +4,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chownSync, existsSync, lstatSync, mkdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { freePort } from './free-port.ts';
 import { dirname, join, resolve } from 'node:path';
 import { claimCluster, livePostmaster } from './embedded-lock.ts';
 import { clusterDirectory, serverBinaries, serverUser, type ServerUser } from './embedded-location.ts';
@@ -18,17 +18,6 @@ const PASSWORD = 'rex-embedded';
 const MESSAGES_ENV = { ...process.env, LC_MESSAGES: 'C' };
 
 export type EmbeddedDatabase = { url: string; port: number; stop: () => Promise<void> };
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** spawn's options to run a process as `user` (unchanged for the current one). */
 const as = (user: ServerUser | undefined) => (user ? { uid: user.uid, gid: user.gid } : {});
