@@ -125,6 +125,43 @@ describe('pnpm admin: clients and connections', () => {
   });
 });
 
+describe('pnpm admin: groups, sample methods and licences', () => {
+  it('when a group and a sample method are added, then samples may name them; once the group is disabled, they may not', async () => {
+    const websiteId = String(DEMO.websiteId);
+    const added = admin('groups', 'add', '--website-id', websiteId, '--title', `Watchers ${suffix}`, '--code', 'GW');
+    expect(added.status, added.err).toBe(0);
+    const groupId = /group (\d+) added to website/.exec(added.out)![1];
+    expect(admin('groups', 'list', '--website-id', websiteId).out).toMatch(new RegExp(`${groupId}\\s+${websiteId}\\s+Watchers ${suffix}\\s+GW`));
+    const method = admin('sample-methods', 'add', '--term', `Transect ${suffix}`);
+    expect(method.status, method.err).toBe(0);
+    const methodId = /sample method (\d+) added/.exec(method.out)![1];
+    expect(admin('sample-methods', 'list').out).toMatch(new RegExp(`${methodId}\\s+Transect ${suffix}`));
+    const licence = admin('licences', 'add', '--code', `CC-BY-SA-${suffix}`, '--title', 'Creative Commons Attribution-ShareAlike', '--version', '4.0');
+    expect(licence.status, licence.err).toBe(0);
+    const licenceId = /licence (\d+) added/.exec(licence.out)![1];
+    expect(admin('licences', 'list').out).toMatch(/3\s+CC0/);
+
+    const bearer = await token();
+    const values = { group_id: groupId, sample_method_id: methodId, licence_id: licenceId };
+    const saved = await api('POST', '/samples', { token: bearer, body: sampleSubmission(values) });
+    expect(saved.status, saved.text).toBe(201);
+    expect((await api('GET', `/samples/${saved.body.values.id}`, { token: bearer })).body.values).toMatchObject(values);
+
+    expect(admin('groups', 'update', '--id', groupId, '--title', `Garden watchers ${suffix}`).status).toBe(0);
+    expect(admin('groups', 'disable', '--id', groupId).status).toBe(0);
+    const refused = await api('POST', '/samples', { token: bearer, body: sampleSubmission(values) });
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toEqual({ 'sample:group_id': `The group ${groupId} is not a group of this website.` });
+  });
+
+  it('when a group is added to a website that does not exist, then it says so and exits non-zero', () => {
+    const missing = admin('groups', 'add', '--website-id', '987654', '--title', 'Nowhere');
+    expect(missing.status).not.toBe(0);
+    expect(missing.err).toMatch(/website 987654 not found/);
+    expect(admin('groups', 'disable', '--id', '987654').err).toMatch(/group 987654 not found/);
+  });
+});
+
 describe('admin changes apply at once', () => {
   // Caches that would keep every answer for an hour: only the auth schema's notifications can make a change show.
   const HOUR = { AUTH_CACHE_TTL_MS: '3600000' };

@@ -3,7 +3,7 @@ import { GrpcServiceEnv, z } from '@rex/config';
 export const RecordsEnv = GrpcServiceEnv.extend({
   DATABASE_URL: z.string().min(1).describe('PostgreSQL connection string (schema records)'),
   GRPC_PORT: z.coerce.number().int().min(0).max(65535).default(50051).describe('gRPC listen port; 0 picks a free one'),
-  REFERENCE_CACHE_TTL_MS: z.coerce.number().int().min(0).default(10_000).describe('how long surveys, attributes and taxa are cached'),
+  REFERENCE_CACHE_TTL_MS: z.coerce.number().int().min(0).default(10_000).describe('how long surveys, attributes, taxa, licences, groups and sample methods are cached'),
   MEDIA_ADDR: z.string().optional().describe('media service address, host:port; unset: submissions with media are refused'),
   GRPC_DEADLINE_MS: z.coerce.number().int().min(1).default(5_000).describe('deadline of every call to the media service'),
   MEDIA_CONFIRM_INTERVAL_MS: z.coerce.number().int().min(100).default(10_000).describe('how often claims the media service has not confirmed are retried'),

@@ -1,7 +1,7 @@
 import { withTransaction, type Pool } from '@rex/db';
 import { badRequest, conflict, forbidden, invalid, notFound } from '@rex/grpc';
 import type { AuthContext__Output, SavedRecord, Submission__Output } from '@rex/protos';
-import { readFilters, type Errors } from './domain/fields.ts';
+import { addErrors, readFilters, type Errors } from './domain/fields.ts';
 import { planLocation } from './domain/locations.ts';
 import { text, type Value } from './domain/values.ts';
 import type { ReferenceData } from './db/reference-repo.ts';
@@ -13,6 +13,7 @@ import type { MediaClaims } from './media-claims.ts';
 import { writeOutbox, type IdempotentSubmission } from './db/samples-repo.ts';
 import { onceForKey } from './idempotency.ts';
 import { withUniqueExternalKeys, type KeyUse } from './external-keys.ts';
+import { checkNamedReferences, namingMedia } from './named-references.ts';
 import { updateRow } from './db/sql.ts';
 import {
   NOT_A_USER,
@@ -87,6 +88,7 @@ export function createLocations(db: Pool, reference: ReferenceData, claims: Medi
         const changes = planLocation(tree.values, undefined, await reference.locationAttributes(who.websiteId), errors);
         await checkParent(changes.columns.parent_id, who, undefined, errors);
         const media = tree.media.map((medium) => planMedium('location', medium.values, true, errors));
+        await checkNamedReferences(reference, who.websiteId, namingMedia('location', media, (found) => addErrors(errors, found)));
         if (Object.keys(errors).length) throw invalid(errors);
         const uses: KeyUse[] = [{ entity: 'location', key: text(tree.values, 'external_key'), errorKey: 'location:external_key' }];
         return withUniqueExternalKeys(db, who.websiteId, uses, () => claims.withClaim(auth, media, async ({ claimId, columnsOf }) => {
@@ -140,6 +142,7 @@ export function createLocations(db: Pool, reference: ReferenceData, claims: Medi
         await checkParent(changes.columns.parent_id, who, id, errors);
         await checkStoredValues(client, 'location', id, changes.updatedAttributeValues, errors);
         const { storedMedia, newMedia } = await planChildMedia(client, 'location', id, tree.media, errors);
+        await checkNamedReferences(reference, who.websiteId, namingMedia('location', [...storedMedia, ...newMedia], (found) => addErrors(errors, found)));
         if (Object.keys(errors).length) throw invalid(errors);
         const row = await updateRow(client, 'records.locations', id, { ...changes.columns, updated_by_id: who.userId });
         await saveAttributeChanges(client, 'location', id, changes);

@@ -1,7 +1,7 @@
 import { withTransaction, type Pool } from '@rex/db';
 import { badRequest, conflict, forbidden, invalid, notFound } from '@rex/grpc';
 import type { AuthContext__Output, SavedRecord, Submission__Output } from '@rex/protos';
-import { readFilters, type Errors } from './domain/fields.ts';
+import { addErrors, readFilters, type Errors } from './domain/fields.ts';
 import { MEDIA, planMedium, type MediaKind } from './domain/media.ts';
 import { parseInteger, text, type Value } from './domain/values.ts';
 import { deleteMedium, findMedium, listMedia, mediumFilters, parentOf, type MediumRow } from './db/media-repo.ts';
@@ -10,6 +10,8 @@ import { writeOutbox, type IdempotentSubmission } from './db/samples-repo.ts';
 import { onceForKey } from './idempotency.ts';
 import { updateRow } from './db/sql.ts';
 import type { MediaClaims } from './media-claims.ts';
+import type { ReferenceData } from './db/reference-repo.ts';
+import { checkNamedReferences, namingMedia } from './named-references.ts';
 import { NOT_A_USER, caller, checkOwner, checkVersion, requestHash, stamp, toTree, type Caller } from './samples.ts';
 
 const OMITTED = new Set(['version']);
@@ -21,7 +23,7 @@ function rowValues(row: MediumRow): Record<string, Value> {
 }
 
 /** The media of samples, occurrences or locations as resources of their own (sample_media, ...). */
-export function createMedia(db: Pool, claims: MediaClaims, kind: MediaKind) {
+export function createMedia(db: Pool, reference: ReferenceData, claims: MediaClaims, kind: MediaKind) {
   const { entity, table, parentColumn } = MEDIA[kind];
 
   function replay(earlier: IdempotentSubmission, hash: string): SavedRecord {
@@ -46,6 +48,7 @@ export function createMedia(db: Pool, claims: MediaClaims, kind: MediaKind) {
         const parentId = parseInteger(text(tree.values, parentColumn) ?? '');
         const plan = planMedium(kind, tree.values, true, errors);
         if (parentId === undefined) errors[`${entity}:${parentColumn}`] = `The ${kind} must be supplied.`;
+        await checkNamedReferences(reference, who.websiteId, namingMedia(kind, [plan], (found) => addErrors(errors, found)));
         if (Object.keys(errors).length) throw invalid(errors);
         const parent = await parentOf(db, kind, String(parentId));
         if (!parent || parent.deleted || parent.website_id !== who.websiteId || parent.created_by_id !== who.userId) {
@@ -93,6 +96,7 @@ export function createMedia(db: Pool, claims: MediaClaims, kind: MediaKind) {
           errors[`${entity}:${parentColumn}`] = 'A medium cannot move to another record.';
         }
         const plan = planMedium(kind, tree.values, false, errors, { path: locked!.path, media_type: locked!.media_type });
+        await checkNamedReferences(reference, who.websiteId, namingMedia(kind, [plan], (found) => addErrors(errors, found)));
         if (Object.keys(errors).length) throw invalid(errors);
         const row = await updateRow(client, table, id, { ...plan.columns, updated_by_id: who.userId });
         await writeOutbox(client, [{ entity, entityId: id, operation: 'update', websiteId: who.websiteId, surveyId: await surveyOf(locked!), userId: who.userId }]);

@@ -2,7 +2,7 @@ import { withTransaction, type Pool } from '@rex/db';
 import { DomainError, badRequest, conflict, forbidden, invalid } from '@rex/grpc';
 import type { AuthContext__Output, SavedRecord, Submission__Output } from '@rex/protos';
 import { planOccurrence } from './domain/occurrences.ts';
-import { readFilters, type Errors } from './domain/fields.ts';
+import { addErrors, readFilters, type Errors } from './domain/fields.ts';
 import { parseInteger, text, type Value } from './domain/values.ts';
 import { insertNewRecords } from './db/new-records.ts';
 import { deleteMediaOf } from './db/media-repo.ts';
@@ -24,6 +24,7 @@ import { checkAssociationTargets } from './associations.ts';
 import { planAssociations } from './domain/associations.ts';
 import { associationsOf } from './db/associations-repo.ts';
 import { withUniqueExternalKeys, type KeyUse } from './external-keys.ts';
+import { checkNamedReferences, namingMedia } from './named-references.ts';
 import {
   NOT_A_USER,
   attributeDetailsForResponse,
@@ -115,6 +116,7 @@ export function createOccurrences(db: Pool, reference: ReferenceData, claims: Me
         who,
         plans.map((plan, index) => ({ columns: plan.changes.columns, associations: plan.associations, report: (found: Errors) => report(index, found) })),
       );
+      await checkNamedReferences(reference, who.websiteId, plans.flatMap((plan, index) => namingMedia('occurrence', plan.media, (found) => report(index, found))));
       if (Object.keys(errors).length) throw invalid(errors);
       const uses = submissions.map((submission, index): KeyUse => ({
         entity: 'occurrence',
@@ -204,6 +206,7 @@ export function createOccurrences(db: Pool, reference: ReferenceData, claims: Me
         const changes = planOccurrence(tree.values, taxa, await attributesOf(who.websiteId, locked!.survey_id), false, errors);
         await checkStoredValues(client, 'occurrence', id, changes.updatedAttributeValues, errors);
         const { storedMedia, newMedia } = await planChildMedia(client, 'occurrence', id, tree.media, errors);
+        await checkNamedReferences(reference, who.websiteId, namingMedia('occurrence', [...storedMedia, ...newMedia], (found) => addErrors(errors, found)));
         if (Object.keys(errors).length) throw invalid(errors);
         const row = await updateStoredOccurrence(client, who, id, locked!.survey_id, changes);
         const media = [

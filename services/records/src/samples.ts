@@ -34,6 +34,7 @@ import { invisibleLocations } from './db/locations-repo.ts';
 import { MEDIA, planMedium, type MediaKind, type MediumPlan } from './domain/media.ts';
 import type { MediaClaims } from './media-claims.ts';
 import { onceForKey } from './idempotency.ts';
+import { checkNamedReferences, namingMedia, type NamingRecord } from './named-references.ts';
 
 /** A submission as the domain reads it: values and children. */
 export type Tree = { values: Values; samples: Tree[]; occurrences: Tree[]; media: Tree[]; associations: Tree[] };
@@ -163,6 +164,16 @@ function associatingOccurrences(plans: SamplePlan[], report: (index: number, err
 function plannedLocations(plan: { changes: { columns: Record<string, unknown> }; samples: SamplePlan[] }): string[] {
   const own = plan.changes.columns.location_id;
   return [...(own === undefined || own === null ? [] : [String(own)]), ...plan.samples.flatMap(plannedLocations)];
+}
+
+/** A planned new sample tree's samples and media, for the check of the licences, groups and sample methods they name. */
+function namingRecordsOf(plan: SamplePlan, report: (errors: Errors) => void): NamingRecord[] {
+  return [
+    { entity: 'sample', columns: plan.changes.columns, report },
+    ...namingMedia('sample', plan.media, report),
+    ...plan.occurrences.flatMap((occurrence) => namingMedia('occurrence', occurrence.media, report)),
+    ...plan.samples.flatMap((child) => namingRecordsOf(child, report)),
+  ];
 }
 
 /** A sample may name only a location its caller can see. */
@@ -320,6 +331,18 @@ function freshOccurrencesOf(plan: StoredSamplePlan, report: (errors: Errors) => 
   ];
 }
 
+/** The same for a planned update: the changed and new samples and media, everywhere in it. */
+function namingRecordsOfUpdate(plan: StoredSamplePlan, report: (errors: Errors) => void): NamingRecord[] {
+  return [
+    { entity: 'sample', columns: plan.changes.columns, report },
+    ...namingMedia('sample', [...plan.storedMedia, ...plan.newMedia], report),
+    ...plan.occurrences.flatMap((child) =>
+      child.fresh ? namingMedia('occurrence', child.fresh.media, report) : namingMedia('occurrence', [...child.stored!.storedMedia, ...child.stored!.newMedia], report),
+    ),
+    ...plan.samples.flatMap((child) => (child.fresh ? namingRecordsOf(child.fresh, report) : namingRecordsOfUpdate(child.stored!, report))),
+  ];
+}
+
 /** The new media of a PUT's tree (those without an id), everywhere in it: what the write claims. */
 export function newMediaOf(tree: Tree): MediumPlan[] {
   const fresh = (media: Tree[]) => media.filter((medium) => text(medium.values, 'id') === undefined);
@@ -413,6 +436,7 @@ export function createSamples(db: Pool, reference: ReferenceData, claims: MediaC
         return plan;
       });
       for (const [index, plan] of plans.entries()) await checkLocations(db, plannedLocations(plan), who, (found) => keyed(index, found));
+      await checkNamedReferences(reference, who.websiteId, plans.flatMap((plan, index) => namingRecordsOf(plan, (found) => keyed(index, found))));
       await checkAssociationTargets(db, { websiteId: who.websiteId, userId: author.createdById }, associatingOccurrences(plans, keyed));
       if (Object.keys(errors).length) throw invalid(errors);
       const uses = trees.flatMap((tree, index) => keyUsesOf(tree, undefined, numbered ? `${index}/` : ''));
@@ -601,6 +625,7 @@ export function createSamples(db: Pool, reference: ReferenceData, claims: MediaC
             const errors: Errors = {};
             const plan = await planStoredSample(client, who, tree, locked!, surveys, taxa, errors);
             await checkAssociationTargets(client, who, freshOccurrencesOf(plan, (found) => addErrors(errors, found)));
+            await checkNamedReferences(reference, who.websiteId, namingRecordsOfUpdate(plan, (found) => addErrors(errors, found)));
             if (Object.keys(errors).length) throw invalid(errors);
             return saveStoredSample(client, who, plan, columnsOf, claimId);
           }),

@@ -48,7 +48,11 @@ export async function startRecordsServer(config: RecordsConfig, logger: Logger):
           ...occurrenceHandlers(createOccurrences(pool, reference, claims), logger),
           ...locationHandlers(createLocations(pool, reference, claims), logger),
           ...mediaHandlers(
-            { sample: createMedia(pool, claims, 'sample'), occurrence: createMedia(pool, claims, 'occurrence'), location: createMedia(pool, claims, 'location') },
+            {
+              sample: createMedia(pool, reference, claims, 'sample'),
+              occurrence: createMedia(pool, reference, claims, 'occurrence'),
+              location: createMedia(pool, reference, claims, 'location'),
+            },
             logger,
           ),
           ...surveyHandlers(createSurveys(pool, reference), createAttributeCatalogue(pool), logger),

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { migrate, type Pool } from '@rex/db';
-import { SCHEMA as AUTH_SCHEMA, migrations as authMigrations } from '@rex/gateway/migrations';
+import type { Pool } from '@rex/db';
 import { hashSecret } from '@rex/gateway/secrets';
 import {
   createSubscription,
@@ -15,6 +14,7 @@ import {
   requestReplay,
   rotateSecret,
 } from '@rex/gateway/webhooks';
+import { migrateAll } from './import.ts';
 
 /** An option of a command: its value type and whether it must be given. */
 type Option = { type: 'string' | 'integer' | 'boolean'; required?: boolean; help: string };
@@ -409,6 +409,96 @@ export const COMMANDS: Record<string, Command> = {
       return `connection ${a['proj-id']} of client ${a['client-id']} disabled`;
     },
   },
+  'groups list': {
+    help: 'list recording groups',
+    options: { 'website-id': { type: 'integer', help: 'only the groups of this website' } },
+    run: async (pool, a) =>
+      table(
+        (
+          await pool.query(
+            'SELECT id, website_id, title, code, description, deleted AS disabled FROM records.groups WHERE $1::bigint IS NULL OR website_id = $1 ORDER BY id',
+            [a['website-id'] ?? null],
+          )
+        ).rows,
+      ),
+  },
+  'groups add': {
+    help: "add a recording group to a website; the website's samples may then name it in group_id",
+    options: {
+      'website-id': { type: 'integer', required: true, help: 'the website it belongs to' },
+      title: { type: 'string', required: true, help: 'title' },
+      code: { type: 'string', help: 'short code' },
+      description: { type: 'string', help: 'description' },
+    },
+    run: async (pool, a) => {
+      const { rows: websites } = await pool.query('SELECT 1 FROM auth.websites WHERE id = $1 AND NOT deleted', [a['website-id']]);
+      if (!websites[0]) throw new CommandError(`website ${a['website-id']} not found`);
+      const { rows } = await pool.query('INSERT INTO records.groups (website_id, title, code, description) VALUES ($1, $2, $3, $4) RETURNING id', [
+        a['website-id'],
+        a.title,
+        a.code ?? null,
+        a.description ?? null,
+      ]);
+      return `group ${rows[0].id} added to website ${a['website-id']}`;
+    },
+  },
+  'groups update': {
+    help: 'change a recording group',
+    options: {
+      id: { type: 'integer', required: true, help: 'group id' },
+      title: { type: 'string', help: 'title' },
+      code: { type: 'string', help: 'short code' },
+      description: { type: 'string', help: 'description' },
+    },
+    run: async (pool, a) => {
+      await update(pool, 'records.groups', { id: a.id }, { title: a.title, code: a.code, description: a.description, updated_on: new Date() }, `group ${a.id}`);
+      return `group ${a.id} updated`;
+    },
+  },
+  'groups disable': {
+    help: 'disable a recording group: new and changed samples may no longer name it (stored ones keep it)',
+    options: { id: { type: 'integer', required: true, help: 'group id' } },
+    run: async (pool, a) => {
+      await update(pool, 'records.groups', { id: a.id }, { deleted: true, updated_on: new Date() }, `group ${a.id}`);
+      return `group ${a.id} disabled`;
+    },
+  },
+  'sample-methods list': {
+    help: 'list the sample methods (the terms a sample_method_id may name)',
+    options: {},
+    run: async (pool) => table((await pool.query("SELECT id, term FROM records.attribute_terms WHERE termlist = 'sample_methods' ORDER BY id")).rows),
+  },
+  'sample-methods add': {
+    help: 'add a sample method',
+    options: { term: { type: 'string', required: true, help: 'the method, e.g. Transect' } },
+    run: async (pool, a) => {
+      const { rows } = await pool.query("INSERT INTO records.attribute_terms (termlist, term) VALUES ('sample_methods', $1) RETURNING id", [a.term]);
+      return `sample method ${rows[0].id} added`;
+    },
+  },
+  'licences list': {
+    help: 'list the licences a sample or medium may name in licence_id',
+    options: {},
+    run: async (pool) => table((await pool.query('SELECT id, code, title, version, url_readable, deleted AS disabled FROM records.licences ORDER BY id')).rows),
+  },
+  'licences add': {
+    help: 'add a licence',
+    options: {
+      code: { type: 'string', required: true, help: 'code, unique, e.g. CC-BY-SA' },
+      title: { type: 'string', required: true, help: 'title' },
+      url: { type: 'string', help: 'address of its readable text' },
+      version: { type: 'string', help: 'version, e.g. 4.0' },
+    },
+    run: async (pool, a) => {
+      const { rows } = await pool.query('INSERT INTO records.licences (code, title, url_readable, version) VALUES ($1, $2, $3, $4) RETURNING id', [
+        a.code,
+        a.title,
+        a.url ?? null,
+        a.version ?? null,
+      ]);
+      return `licence ${rows[0].id} added`;
+    },
+  },
   'webhooks list': {
     help: 'list webhook subscriptions with their state and failures (secrets are not shown)',
     options: { 'website-id': { type: 'integer', help: 'only those of this website (its own and its connections\')' } },
@@ -540,5 +630,5 @@ export const COMMANDS: Record<string, Command> = {
   },
 };
 
-/** The auth schema must exist before these commands run on a fresh database. */
-export const prepare = (pool: Pool): Promise<unknown> => migrate(pool, AUTH_SCHEMA, authMigrations());
+/** The auth and records schemas must exist before these commands run on a fresh database. */
+export const prepare = (pool: Pool): Promise<unknown> => migrateAll(pool);

@@ -94,6 +94,16 @@ export const Fixtures = z
           }),
       )
       .default([]),
+    /** Licences beyond the four standard ones every database starts with (ids 1-4: CC-BY, CC-BY-NC, CC0, OGL). */
+    licences: z
+      .array(z.object({ id, code: z.string().min(1), title: z.string().min(1), url_readable: z.string().url().optional(), version: z.string().optional() }).strict())
+      .default([]),
+    /** Recording groups; a sample may name only a group of its own website. */
+    groups: z
+      .array(z.object({ id, website_id: id, title: z.string().min(1), code: z.string().optional(), description: z.string().optional() }).strict())
+      .default([]),
+    /** Terms of the sample-methods list; their ids share one series with the attributes' terms. */
+    sample_methods: z.array(z.object({ id, term: z.string().min(1) }).strict()).default([]),
     clients: z
       .array(
         z

@@ -29,6 +29,15 @@ async function upsert(client: PoolClient, table: string, row: Record<string, unk
   }
 }
 
+/** Attribute terms and sample methods share one series of ids: a term given for one must not be the other's. */
+async function checkTermOwner(client: PoolClient, id: number, owner: { attributeId: number } | { termlist: string }, where: string): Promise<void> {
+  const { rows } = await client.query<{ attribute_id: string | null; termlist: string | null }>('SELECT attribute_id, termlist FROM records.attribute_terms WHERE id = $1', [id]);
+  const stored = rows[0];
+  if (!stored) return;
+  if ('attributeId' in owner && stored.termlist !== null) throw new ImportError(`${where}: term ${id} is a term of the ${stored.termlist} list; give the attribute's terms other ids`);
+  if ('termlist' in owner && stored.attribute_id !== null) throw new ImportError(`${where}: term ${id} is a term of attribute ${stored.attribute_id}; give the ${owner.termlist} other ids`);
+}
+
 /** Moves each id sequence past the ids given in the file, so later inserts do not collide. */
 async function bumpSequences(client: PoolClient): Promise<void> {
   for (const table of [
@@ -39,6 +48,8 @@ async function bumpSequences(client: PoolClient): Promise<void> {
     'records.taxa',
     'records.attributes',
     'records.attribute_terms',
+    'records.licences',
+    'records.groups',
     'records.locations',
   ]) {
     await client.query(
@@ -169,6 +180,7 @@ export async function importFixtures(pool: Pool, fixtures: Fixtures): Promise<Co
     for (const [i, a] of fixtures.attributes.entries()) {
       await upsert(client, 'records.attributes', { id: a.id, entity: a.entity, caption: a.caption, data_type: a.data_type, multi_value: a.multi_value, deleted: false }, `attributes[${i}]`);
       for (const [j, term] of a.terms.entries()) {
+        await checkTermOwner(client, term.id, { attributeId: a.id }, `attributes[${i}].terms[${j}]`);
         await upsert(client, 'records.attribute_terms', { id: term.id, attribute_id: a.id, term: term.term }, `attributes[${i}].terms[${j}]`);
       }
       await client.query('DELETE FROM records.survey_attributes WHERE attribute_id = $1', [a.id]);
@@ -194,6 +206,30 @@ export async function importFixtures(pool: Pool, fixtures: Fixtures): Promise<Co
         }
       }
       count('attributes');
+    }
+    for (const [i, l] of fixtures.licences.entries()) {
+      await upsert(
+        client,
+        'records.licences',
+        { id: l.id, code: l.code, title: l.title, url_readable: l.url_readable ?? null, version: l.version ?? null, deleted: false },
+        `licences[${i}]`,
+      );
+      count('licences');
+    }
+    for (const [i, g] of fixtures.groups.entries()) {
+      if (!websiteIds.has(g.website_id)) throw new ImportError(`groups[${i}]: website ${g.website_id} does not exist`);
+      await upsert(
+        client,
+        'records.groups',
+        { id: g.id, website_id: g.website_id, title: g.title, code: g.code ?? null, description: g.description ?? null, deleted: false, updated_on: new Date() },
+        `groups[${i}]`,
+      );
+      count('groups');
+    }
+    for (const [i, m] of fixtures.sample_methods.entries()) {
+      await checkTermOwner(client, m.id, { termlist: 'sample_methods' }, `sample_methods[${i}]`);
+      await upsert(client, 'records.attribute_terms', { id: m.id, termlist: 'sample_methods', term: m.term }, `sample_methods[${i}]`);
+      count('sample_methods');
     }
     for (const [i, l] of fixtures.locations.entries()) {
       let geometry: Buffer | null = null;

@@ -22,8 +22,9 @@ function usage(): string {
 
 commands:
   import --file <fixtures.json>
-      create or update websites, users and roles, surveys, taxa, attributes, clients and
-      connections, locations and occurrence comments, keeping the ids given; all or nothing
+      create or update websites, users and roles, surveys, taxa, attributes, licences, groups,
+      sample methods, clients and connections, locations and occurrence comments, keeping the ids
+      given; all or nothing
 ${lines.join('\n')}
   database roles [--apply] [--password-dir <dir>]
       print (or, with --apply, apply) the SQL that creates one least-privilege role per service
@@ -31,7 +32,8 @@ ${lines.join('\n')}
       named after it; run it as the database owner before the first install
 
 The database is DATABASE_URL when set, else the running local suite's, else the embedded
-one under REX_DATA_DIR. Changes reach a running gateway within its AUTH_CACHE_TTL_MS.`;
+one under REX_DATA_DIR. Changes reach a running gateway within its AUTH_CACHE_TTL_MS, and
+records (surveys, taxa, licences, groups, sample methods) within its REFERENCE_CACHE_TTL_MS.`;
 }
 
 function fail(message: string, code = 1): never {

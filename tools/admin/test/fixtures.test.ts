@@ -32,6 +32,18 @@ describe('parseFixtures', () => {
     expect(problem({ widgets: [] })).toMatch(/unknown key\(s\) widgets/);
   });
 
+  it('when groups, sample methods and licences are given, then each entry is checked and named like the others', () => {
+    const fixtures = parseFixtures({
+      groups: [{ id: 5, website_id: 1, title: 'Garden watchers' }],
+      sample_methods: [{ id: 900, term: 'Transect' }],
+      licences: [{ id: 5, code: 'CC-BY-SA', title: 'Creative Commons Attribution-ShareAlike', url_readable: 'https://creativecommons.org/licenses/by-sa/4.0' }],
+    });
+    expect(fixtures.groups[0]).toEqual({ id: 5, website_id: 1, title: 'Garden watchers' });
+    expect(problem({ groups: [{ id: 5, title: 'No website' }] })).toMatch(/groups\[0\]\.website_id/);
+    expect(problem({ sample_methods: [{ id: 900, term: 'Transect', attribute_id: 4 }] })).toMatch(/sample_methods\[0\]: unknown key\(s\) attribute_id/);
+    expect(problem({ licences: [{ id: 5, title: 'No code' }] })).toMatch(/licences\[0\]\.code/);
+  });
+
   it('when a nested value is wrong, then the error gives its full path', () => {
     expect(problem({ users: [{ id: 1, username: 'a' }, { id: 2, username: 'b', websites: [{ website_id: 1, role: 'king' }] }] })).toMatch(
       /users\[1\]\.websites\[0\]\.role/,

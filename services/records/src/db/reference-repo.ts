@@ -89,9 +89,29 @@ export async function knownTaxa(db: Pool, ids: string[]): Promise<Set<string>> {
   return new Set(rows.map((row) => row.id));
 }
 
+/** What a record's licence_id, group_id and sample_method_id name. */
+export type NamedKind = 'licence' | 'group' | 'sample_method';
+export type NamedIds = Record<NamedKind, Set<string>>;
+
+/** The ids among those asked for that exist: live licences, the website's live groups, terms of the sample-methods list. */
+export async function knownNamedIds(db: Pool, websiteId: string, asked: Record<NamedKind, string[]>): Promise<NamedIds> {
+  const known: NamedIds = { licence: new Set(), group: new Set(), sample_method: new Set() };
+  if (!asked.licence.length && !asked.group.length && !asked.sample_method.length) return known;
+  const { rows } = await db.query<{ kind: NamedKind; id: string }>(
+    `SELECT 'licence' AS kind, id::text AS id FROM records.licences WHERE id = ANY($1::bigint[]) AND NOT deleted
+     UNION ALL
+     SELECT 'group', id::text FROM records.groups WHERE id = ANY($2::bigint[]) AND website_id = $4 AND NOT deleted
+     UNION ALL
+     SELECT 'sample_method', id::text FROM records.attribute_terms WHERE id = ANY($3::bigint[]) AND termlist = 'sample_methods'`,
+    [asked.licence, asked.group, asked.sample_method, websiteId],
+  );
+  for (const row of rows) known[row.kind].add(row.id);
+  return known;
+}
+
 /**
- * Surveys (with their attributes), websites' location attributes and taxa
- * change rarely, so writes read them
+ * Surveys (with their attributes), websites' location attributes, taxa,
+ * licences, groups and sample methods change rarely, so writes read them
  * through a short-lived cache; a change made with `pnpm admin` is seen within
  * `ttlMs`.
  */
@@ -99,6 +119,7 @@ export function createReferenceData(db: Pool, ttlMs: number) {
   const surveyCache = new TtlCache<SurveyReference | null>(ttlMs, 10_000);
   const taxonCache = new TtlCache<boolean>(ttlMs, 200_000);
   const locationAttributeCache = new TtlCache<LocationAttribute[]>(ttlMs, 10_000);
+  const namedCache = new TtlCache<boolean>(ttlMs, 10_000);
   return {
     /** Drops a survey this process changed, so its next read sees the change. */
     forgetSurvey(websiteId: string, id: string): void {
@@ -139,6 +160,27 @@ export function createReferenceData(db: Pool, ttlMs: number) {
         for (const id of missing) {
           taxonCache.set(id, loaded.has(id));
           if (loaded.has(id)) known.add(id);
+        }
+      }
+      return known;
+    },
+    /** The ids among those asked for that exist (see knownNamedIds), in one query for whatever is not cached. */
+    async named(websiteId: string, asked: Record<NamedKind, string[]>): Promise<NamedIds> {
+      const keyOf = (kind: NamedKind, id: string) => (kind === 'group' ? `group:${websiteId}:${id}` : `${kind}:${id}`);
+      const known: NamedIds = { licence: new Set(), group: new Set(), sample_method: new Set() };
+      const missing: Record<NamedKind, string[]> = { licence: [], group: [], sample_method: [] };
+      for (const kind of Object.keys(asked) as NamedKind[]) {
+        for (const id of asked[kind]) {
+          const cached = namedCache.get(keyOf(kind, id));
+          if (cached === undefined) missing[kind].push(id);
+          else if (cached) known[kind].add(id);
+        }
+      }
+      const loaded = await knownNamedIds(db, websiteId, missing);
+      for (const kind of Object.keys(missing) as NamedKind[]) {
+        for (const id of missing[kind]) {
+          namedCache.set(keyOf(kind, id), loaded[kind].has(id));
+          if (loaded[kind].has(id)) known[kind].add(id);
         }
       }
       return known;
