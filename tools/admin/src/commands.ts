@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import type { Pool } from '@rex/db';
+import { migrate, type Pool } from '@rex/db';
+import { SCHEMA as AUTH_SCHEMA, migrations as authMigrations } from '@rex/gateway/migrations';
 import { hashSecret } from '@rex/gateway/secrets';
 import {
   createSubscription,
@@ -21,6 +22,8 @@ type Option = { type: 'string' | 'integer' | 'boolean'; required?: boolean; help
 export type Command = {
   help: string;
   options: Record<string, Option>;
+  /** Reads or writes the records schema (else only auth). */
+  records?: true;
   run: (pool: Pool, args: Record<string, string | number | boolean | undefined>) => Promise<string>;
 };
 
@@ -410,6 +413,7 @@ export const COMMANDS: Record<string, Command> = {
     },
   },
   'groups list': {
+    records: true,
     help: 'list recording groups',
     options: { 'website-id': { type: 'integer', help: 'only the groups of this website' } },
     run: async (pool, a) =>
@@ -423,6 +427,7 @@ export const COMMANDS: Record<string, Command> = {
       ),
   },
   'groups add': {
+    records: true,
     help: "add a recording group to a website; the website's samples may then name it in group_id",
     options: {
       'website-id': { type: 'integer', required: true, help: 'the website it belongs to' },
@@ -443,6 +448,7 @@ export const COMMANDS: Record<string, Command> = {
     },
   },
   'groups update': {
+    records: true,
     help: 'change a recording group',
     options: {
       id: { type: 'integer', required: true, help: 'group id' },
@@ -456,6 +462,7 @@ export const COMMANDS: Record<string, Command> = {
     },
   },
   'groups disable': {
+    records: true,
     help: 'disable a recording group: new and changed samples may no longer name it (stored ones keep it)',
     options: { id: { type: 'integer', required: true, help: 'group id' } },
     run: async (pool, a) => {
@@ -464,11 +471,13 @@ export const COMMANDS: Record<string, Command> = {
     },
   },
   'sample-methods list': {
+    records: true,
     help: 'list the sample methods (the terms a sample_method_id may name)',
     options: {},
     run: async (pool) => table((await pool.query("SELECT id, term FROM records.attribute_terms WHERE termlist = 'sample_methods' ORDER BY id")).rows),
   },
   'sample-methods add': {
+    records: true,
     help: 'add a sample method',
     options: { term: { type: 'string', required: true, help: 'the method, e.g. Transect' } },
     run: async (pool, a) => {
@@ -477,11 +486,13 @@ export const COMMANDS: Record<string, Command> = {
     },
   },
   'licences list': {
+    records: true,
     help: 'list the licences a sample or medium may name in licence_id',
     options: {},
     run: async (pool) => table((await pool.query('SELECT id, code, title, version, url_readable, deleted AS disabled FROM records.licences ORDER BY id')).rows),
   },
   'licences add': {
+    records: true,
     help: 'add a licence',
     options: {
       code: { type: 'string', required: true, help: 'code, unique, e.g. CC-BY-SA' },
@@ -630,5 +641,11 @@ export const COMMANDS: Record<string, Command> = {
   },
 };
 
-/** The auth and records schemas must exist before these commands run on a fresh database. */
-export const prepare = (pool: Pool): Promise<unknown> => migrateAll(pool);
+/**
+ * The schemas a command uses must exist before it runs on a fresh database.
+ * Only those: where each service's own role owns its schema, records'
+ * migrations are best left to records (a table the owner creates is not
+ * records' own).
+ */
+export const prepare = (pool: Pool, command: Command): Promise<unknown> =>
+  command.records ? migrateAll(pool) : migrate(pool, AUTH_SCHEMA, authMigrations());

@@ -106,7 +106,7 @@ async function runCommand(name: string, command: Command, args: string[]): Promi
     }
   }
   const output = await withPool(async (pool) => {
-    await prepare(pool);
+    await prepare(pool, command);
     return command.run(pool, parsed);
   });
   process.stdout.write(`${output}\n`);
