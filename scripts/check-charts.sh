@@ -2,13 +2,17 @@
 # Checks the Helm charts under charts/ offline:
 #
 #   1. scripts/k8s-tools.sh installs (when missing) helm, kubeconform, helm-unittest, the
-#      Kubernetes JSON schemas and kube-apiserver; its "schemas: <dir>" line names the schemas
-#      (K8S_SCHEMAS overrides it; REX_SKIP_APISERVER=1 skips building kube-apiserver).
+#      Kubernetes JSON schemas and kube-apiserver; its "schemas: <dir>" lines name the schemas of
+#      each pinned Kubernetes version, in directories named after it (.../v1.33.13: the oldest
+#      version the charts support, and the kube-apiserver's). K8S_SCHEMAS overrides them (directories
+#      separated by spaces, each named v<major>.<minor>.<patch>); REX_SKIP_APISERVER=1 skips
+#      building kube-apiserver.
 #   2. helm dependency build for every chart with dependencies (service charts before the
 #      umbrella, which packages them); the archives go to <chart>/charts/ (gitignored), the
 #      committed Chart.lock files must match Chart.yaml.
-#   3. For every chart and every ci/*-values.yaml: helm lint --strict, helm template and
-#      kubeconform -strict against the schemas (kinds without a schema, HTTPRoute, are skipped).
+#   3. For every chart, every ci/*-values.yaml and every pinned Kubernetes version: helm lint
+#      --strict --kube-version <version>, helm template and kubeconform -strict against that
+#      version's schemas (kinds without a schema, HTTPRoute, are skipped).
 #   4. helm-unittest for every chart with tests/.
 #   5. scripts/k8s-apiserver.sh: a server-side dry run of the umbrella's production scenario
 #      against a throw-away kube-apiserver (it prints "skipped: ..." when not installed).
@@ -18,7 +22,6 @@ set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 CHARTS="$ROOT/charts"
-KUBE_VERSION=1.33.0
 NAMESPACE=rex
 RELEASE=rex
 SERVICE_CHARTS=(gateway records reports media search)
@@ -39,12 +42,19 @@ fi
 printf '%s\n' "$tools_out"
 GOBIN="${GOBIN:-$HOME/go/bin}"
 export PATH="$GOBIN:$PATH"
-SCHEMAS="${K8S_SCHEMAS:-$(printf '%s\n' "$tools_out" | sed -n 's/^schemas: //p' | tail -n 1)}"
-[ -n "$SCHEMAS" ] && [ -d "$SCHEMAS" ] || { echo "no schema directory (k8s-tools.sh printed no 'schemas: <dir>' line; set K8S_SCHEMAS)" >&2; exit 1; }
+read -r -a SCHEMA_DIRS <<<"${K8S_SCHEMAS:-$(printf '%s\n' "$tools_out" | sed -n 's/^schemas: //p' | tr '\n' ' ')}"
+[ ${#SCHEMA_DIRS[@]} -gt 0 ] || { echo "no schema directory (k8s-tools.sh printed no 'schemas: <dir>' line; set K8S_SCHEMAS)" >&2; exit 1; }
+KUBE_VERSIONS=()
+for dir in "${SCHEMA_DIRS[@]}"; do
+  version="$(basename "$dir")"
+  [ -d "$dir" ] && [[ "$version" =~ ^v[0-9]+\.[0-9]+\.[0-9]+$ ]] ||
+    { echo "schema directory $dir: missing, or not named after its Kubernetes version (v1.33.13)" >&2; exit 1; }
+  KUBE_VERSIONS+=("${version#v}")
+done
 for tool in helm kubeconform helm-unittest; do
   command -v "$tool" >/dev/null 2>&1 || { echo "$tool not found after scripts/k8s-tools.sh" >&2; exit 1; }
 done
-echo "helm $(helm version --short), kubeconform $(kubeconform -v), schemas $SCHEMAS"
+echo "helm $(helm version --short), kubeconform $(kubeconform -v), Kubernetes ${KUBE_VERSIONS[*]} (schemas ${SCHEMA_DIRS[*]})"
 
 OUT="$(mktemp -d "${TMPDIR:-/tmp}/rex-check-charts.XXXXXX")"
 trap 'rm -rf "$OUT"' EXIT
@@ -60,7 +70,7 @@ for chart in "${SERVICE_CHARTS[@]}" "$UMBRELLA"; do
 done
 
 step "lint, template, kubeconform"
-if helm lint --strict --kube-version "$KUBE_VERSION" "$CHARTS/$LIBRARY" >"$OUT/lint-$LIBRARY.log" 2>&1; then
+if helm lint --strict --kube-version "${KUBE_VERSIONS[0]}" "$CHARTS/$LIBRARY" >"$OUT/lint-$LIBRARY.log" 2>&1; then
   echo "ok   $LIBRARY (lint)"
 else
   cat "$OUT/lint-$LIBRARY.log" >&2
@@ -73,25 +83,28 @@ for chart in "${SERVICE_CHARTS[@]}" "$UMBRELLA"; do
   [ ${#scenarios[@]} -gt 0 ] || { fail "$chart has no ci/*-values.yaml"; continue; }
   for values in "${scenarios[@]}"; do
     scenario="$(basename "$values" -values.yaml)"
-    name="$chart/$scenario"
-    rendered="$OUT/$chart-$scenario.yaml"
-    if ! helm lint --strict --kube-version "$KUBE_VERSION" --namespace "$NAMESPACE" -f "$values" "$CHARTS/$chart" >"$OUT/lint.log" 2>&1; then
-      cat "$OUT/lint.log" >&2
-      fail "helm lint $name"
-      continue
-    fi
-    if ! helm template "$RELEASE" "$CHARTS/$chart" --kube-version "$KUBE_VERSION" --namespace "$NAMESPACE" -f "$values" >"$rendered" 2>"$OUT/template.log"; then
-      cat "$OUT/template.log" >&2
-      fail "helm template $name"
-      continue
-    fi
-    if summary="$(kubeconform -strict -summary -skip HTTPRoute \
-      -schema-location "$SCHEMAS/{{ .ResourceKind }}{{ .KindSuffix }}.json" "$rendered" 2>&1)"; then
-      echo "ok   $name: $(printf '%s\n' "$summary" | tail -n 1)"
-    else
-      printf '%s\n' "$summary" >&2
-      fail "kubeconform $name"
-    fi
+    for i in "${!KUBE_VERSIONS[@]}"; do
+      kube="${KUBE_VERSIONS[$i]}"
+      name="$chart/$scenario @$kube"
+      rendered="$OUT/$chart-$scenario-$kube.yaml"
+      if ! helm lint --strict --kube-version "$kube" --namespace "$NAMESPACE" -f "$values" "$CHARTS/$chart" >"$OUT/lint.log" 2>&1; then
+        cat "$OUT/lint.log" >&2
+        fail "helm lint $name"
+        continue
+      fi
+      if ! helm template "$RELEASE" "$CHARTS/$chart" --kube-version "$kube" --namespace "$NAMESPACE" -f "$values" >"$rendered" 2>"$OUT/template.log"; then
+        cat "$OUT/template.log" >&2
+        fail "helm template $name"
+        continue
+      fi
+      if summary="$(kubeconform -strict -summary -skip HTTPRoute \
+        -schema-location "${SCHEMA_DIRS[$i]}/{{ .ResourceKind }}{{ .KindSuffix }}.json" "$rendered" 2>&1)"; then
+        echo "ok   $name: $(printf '%s\n' "$summary" | tail -n 1)"
+      else
+        printf '%s\n' "$summary" >&2
+        fail "kubeconform $name"
+      fi
+    done
   done
 done
 
@@ -109,8 +122,9 @@ for chart in "${SERVICE_CHARTS[@]}" "$UMBRELLA"; do
   fi
 done
 
-step "server-side dry run (scripts/k8s-apiserver.sh, $UMBRELLA/production)"
-production="$OUT/$UMBRELLA-production.yaml"
+# Rendered for the newest version, the kube-apiserver's.
+step "server-side dry run (scripts/k8s-apiserver.sh, $UMBRELLA/production @${KUBE_VERSIONS[-1]})"
+production="$OUT/$UMBRELLA-production-${KUBE_VERSIONS[-1]}.yaml"
 if [ ! -f "$production" ]; then
   fail "no rendered $UMBRELLA/production scenario to dry-run"
 elif [ -x "$ROOT/scripts/k8s-apiserver.sh" ]; then
