@@ -4,9 +4,26 @@
 {{- merge (deepCopy (index .ctx.Values .role)) $top | toJson -}}
 {{- end -}}
 
-{{/* Library folders: JSON {dirs, volumes, mounts}. */}}
+{{/* The chart's own library ConfigMap (library.reports): JSON {name, data, items}; keys report-<n>.xml, items place them at their paths. */}}
+{{- define "reports.libraryConfigMap" -}}
+{{- $data := dict -}}{{- $items := list -}}
+{{- range $i, $path := keys (.Values.library.reports | default dict) | sortAlpha -}}
+{{- $key := printf "report-%d.xml" $i -}}
+{{- $_ := set $data $key (index $.Values.library.reports $path) -}}
+{{- $items = append $items (dict "key" $key "path" $path) -}}
+{{- end -}}
+{{- dict "name" (printf "%s-library" (include "rex-lib.fullname" .)) "data" $data "items" $items | toJson -}}
+{{- end -}}
+
+{{/* Library folders: JSON {dirs, volumes, mounts, checksum}. The chart's own folder (library.reports) comes first, then the existing ConfigMaps. */}}
 {{- define "reports.library" -}}
 {{- $dirs := list -}}{{- $volumes := list -}}{{- $mounts := list -}}
+{{- $own := include "reports.libraryConfigMap" . | fromJson -}}
+{{- if $own.items -}}
+{{- $dirs = append $dirs "/etc/rex/reports/_values" -}}
+{{- $volumes = append $volumes (dict "name" "library-values" "configMap" (dict "name" $own.name "items" $own.items)) -}}
+{{- $mounts = append $mounts (dict "name" "library-values" "mountPath" "/etc/rex/reports/_values" "readOnly" true) -}}
+{{- end -}}
 {{- range $i, $cm := .Values.library.configMaps -}}
 {{- $dir := printf "/etc/rex/reports/%s" $cm.name -}}
 {{- $volume := dict "name" (printf "library-%d" $i) "configMap" (dict "name" $cm.name) -}}
@@ -15,7 +32,8 @@
 {{- $volumes = append $volumes $volume -}}
 {{- $mounts = append $mounts (dict "name" (printf "library-%d" $i) "mountPath" $dir "readOnly" true) -}}
 {{- end -}}
-{{- dict "dirs" $dirs "volumes" $volumes "mounts" $mounts | toJson -}}
+{{- $checksum := ternary (toJson $own.data | sha256sum) "" (not (empty $own.items)) -}}
+{{- dict "dirs" $dirs "volumes" $volumes "mounts" $mounts "checksum" $checksum | toJson -}}
 {{- end -}}
 
 {{/* A role's environment (plain variables). dict: ctx, role, vals. */}}
@@ -38,7 +56,7 @@
 {{- $list := list (dict "name" "DATABASE_URL" "secret" $db.secret "key" $db.key) (dict "name" "INTERNAL_AUTH_SECRET" "secret" $auth.secret "key" $auth.key) -}}
 {{- $replica := .ctx.Values.database.readReplica | default dict -}}
 {{- if and (eq .role "query") $replica.existingSecret -}}
-{{- $list = append $list (dict "name" "REPORTS_DATABASE_URL" "secret" $replica.existingSecret "key" ($replica.key | default "reports-database-url")) -}}
+{{- $list = append $list (dict "name" "REPORTS_DATABASE_URL" "secret" $replica.existingSecret "key" ($replica.key | default "database-url")) -}}
 {{- end -}}
 {{- dict "list" $list | toJson -}}
 {{- end -}}
@@ -61,6 +79,9 @@
   "volumes" $library.volumes
   "volumeMounts" $library.mounts
 -}}
+{{- with $library.checksum -}}
+{{- $_ := set $args "annotations" (dict "checksum/library" .) -}}
+{{- end -}}
 {{- if eq .role "projector" -}}
 {{- /* One projector at a time: the old pod stops before the new one starts. */ -}}
 {{- $_ := set $args "replicas" 1 -}}
