@@ -194,6 +194,34 @@ describe('parameters', () => {
     expect(bad.body.message).toMatch(/edited_date_from/);
   });
 
+  it('when date_from and date_to bound a window, then a record is in it when its vague date overlaps it, and one open at the bounded end is not', async () => {
+    const windowMarker = `dates${stamp}`;
+    const dates = ['2021-03-15', 'March 2021', '2021', 'before 2010', 'from 2022', '30/12/2020 to 02/01/2021'];
+    const ids: Record<string, string> = {};
+    for (const date of dates) {
+      const posted = await api('POST', '/samples', {
+        token: demoToken,
+        body: sampleSubmission({ location_name: windowMarker, date }, { occurrences: [{ values: { taxa_taxon_list_id: 1 } }] }),
+      });
+      expect(posted.status, posted.text).toBe(201);
+      ids[date] = posted.body.occurrences[0].values.id;
+    }
+    const inWindow = async (query: string) => {
+      const response = await api('GET', `${EXPLORE}?location_name=${windowMarker}&limit=100&${query}`, { token: demoToken });
+      expect(response.status, response.text).toBe(200);
+      expect(response.body.count).toBe(response.body.data.length);
+      const found = new Set(response.body.data.map((row: { occurrence_id: string }) => row.occurrence_id));
+      return dates.filter((date) => found.has(ids[date]));
+    };
+    await eventually(async () => expect(await inWindow('')).toHaveLength(dates.length));
+    expect(await inWindow('date_from=2021-03-01&date_to=2021-03-31')).toEqual(['2021-03-15', 'March 2021', '2021']);
+    expect(await inWindow('date_from=2021-01-01')).toEqual(['2021-03-15', 'March 2021', '2021', '30/12/2020 to 02/01/2021']);
+    expect(await inWindow('date_to=2020-12-31')).toEqual(['30/12/2020 to 02/01/2021']);
+    expect(await inWindow('date_from=2021-01-03&date_to=2021-03-14')).toEqual(['March 2021', '2021']);
+    expect(await inWindow('date_from=2030-01-01')).toEqual([]);
+    expect(await inWindow('date_to=2009-12-31')).toEqual([]);
+  });
+
   it('when smpattrs and occattrs name custom attributes, then each adds a column of their values to the explore report', async () => {
     const created = await api('POST', '/samples', {
       token: demoToken,

@@ -189,16 +189,17 @@ function fillQuery(
   });
 }
 
-/** ` AND (<where>)` for every parameter that has a where and a value. */
+/** ` AND (<condition>)` for every condition of a parameter that has a value; a condition two of them name comes once. */
 function filtersSql(
   params: ReportParam[],
   paramValues: Map<string, BindValue>,
   placeholderFor: (name: string) => string,
 ): string {
-  return params
+  const conditions = params
     .filter((param) => param.where !== undefined && paramValues.has(param.name))
-    .map((param) => ` AND (${(param.where ?? '').replace(PLACEHOLDER, (_, name: string) => placeholderFor(name))})`)
-    .join('');
+    .flatMap((param) => [param.where!].flat())
+    .map((condition) => condition.replace(PLACEHOLDER, (_, name: string) => placeholderFor(name)));
+  return [...new Set(conditions)].map((condition) => ` AND (${condition})`).join('');
 }
 
 function bindPlaceholder(binder: Binder, param: ReportParam, value: BindValue | null): string {

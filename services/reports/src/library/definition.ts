@@ -12,7 +12,8 @@ export type ReportParam = {
   datatype: ParamType;
   /** Absent = the parameter is required. */
   default?: string;
-  where?: string;
+  /** Its condition, or conditions: one that several given parameters name is applied once. */
+  where?: string | string[];
   lookupValues?: Record<string, string>;
   /** Other names a caller may give the parameter by (the warehouse's standard names). */
   aliases?: string[];
@@ -297,8 +298,8 @@ function checkPlaceholders(definition: ReportDefinition, fail: (problem: string)
   };
   check(definition.query, 'the query', (name) => paramNames.has(name) || RESERVED_PLACEHOLDERS.includes(name));
   for (const param of definition.params) {
-    if (param.where !== undefined) {
-      check(param.where, `the where of param ${param.name}`, (name) => paramNames.has(name));
+    for (const condition of [param.where ?? []].flat()) {
+      check(condition, `the where of param ${param.name}`, (name) => paramNames.has(name));
     }
   }
 }

@@ -163,7 +163,7 @@ describe('parseReport', () => {
     for (const param of definition.params) {
       expect(param.default).toBe('');
       if (param.attributeColumns) expect(param.where).toBeUndefined();
-      else expect(param.where).toMatch(new RegExp(`\\bo\\.\\w+.*#${param.name}#`));
+      else for (const condition of [param.where!].flat()) expect(condition).toMatch(new RegExp(`\\bo\\.\\w+.*#${param.name}#`));
     }
     expect(definition.params.find((param) => param.name === 'taxa_taxon_list_id')).toMatchObject({
       datatype: 'integer[]',
@@ -643,6 +643,24 @@ describe('compileReport', () => {
     );
     expect(compiled.countValues).toEqual(['3', '4', 'C']);
     expect(compiled.sql.startsWith(compiled.countSql.slice('SELECT count(*) AS count FROM ('.length, -') AS counted'.length))).toBe(true);
+  });
+
+  it('when date_from and date_to are both given, then their shared range overlap is asked once, with both bounds; with one, the other bound is open', () => {
+    const report = shipped.reports.get('library/occurrences/filterable_explore_list') as ReportDefinition;
+    const overlap = /daterange\(o\.date_start, greatest\(o\.date_start, o\.date_end\), '\[\]'\) && daterange\(\$(\d+)::date, \$(\d+)::date, '\[\]'\)/g;
+
+    const both = compileReport(report, { date_from: '2021-03-01', date_to: '2021-03-31' }, { sql: 'TRUE', values: [] }, PAGE);
+    const asked = [...both.sql.matchAll(overlap)];
+    expect(asked).toHaveLength(1);
+    expect([both.values[Number(asked[0][1]) - 1], both.values[Number(asked[0][2]) - 1]]).toEqual(['2021-03-01', '2021-03-31']);
+    expect(both.sql).toContain('(o.date_end >= $1::date)');
+    expect(both.sql).toContain('(o.date_start <= $2::date)');
+
+    const from = compileReport(report, { date_from: '2021-03-01' }, { sql: 'TRUE', values: [] }, PAGE);
+    const fromOnly = [...from.sql.matchAll(overlap)];
+    expect(fromOnly).toHaveLength(1);
+    expect(from.values[Number(fromOnly[0][2]) - 1]).toBeNull();
+    expect(from.sql).not.toContain('o.date_start <=');
   });
 
   it('when a grouped report is compiled, then GROUP BY follows the filters and the count counts groups', () => {
