@@ -53,7 +53,14 @@ export type Suite = {
   stop: () => Promise<void>;
 };
 
-const NODE_FLAGS = ['--conditions=development', '--disable-warning=ExperimentalWarning', '--import', '@rex/telemetry/register'];
+const NODE_FLAGS = [
+  '--conditions=development',
+  '--disable-warning=ExperimentalWarning',
+  '--import',
+  '@rex/telemetry/register',
+  // A CPU profile of every service, written when it stops (for `npm run bench` and the like).
+  ...(process.env.REX_CPU_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.REX_CPU_PROFILE_DIR}`] : []),
+];
 
 type ServiceName = 'records' | 'search' | 'reports' | 'media' | 'gateway';
 

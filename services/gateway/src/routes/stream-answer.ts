@@ -14,12 +14,18 @@ export type StreamRendering<T> = {
 
 const dataOf = (message: { data?: Buffer | null }) => message.data ?? undefined;
 
+const FLUSH_BYTES = 64 * 1024;
+
 /**
  * Streams a backend's server-streaming answer to the client with
  * backpressure: the backend stream pauses while the socket is full, and is
  * cancelled as soon as the client goes away, so the backend stops its work
  * and releases what it holds. A failure before the head becomes the usual
  * JSON error; one after it can only cut the response short.
+ *
+ * The head, the rows and the tail arrive as separate messages: they are held
+ * (corked) and sent together, so a small answer leaves in one write, and a
+ * long one in writes of at least FLUSH_BYTES.
  */
 export function streamAnswer<T>(stream: grpc.ClientReadableStream<T>, res: Response, backend: string, rendering: StreamRendering<T>): Promise<void> {
   const render = rendering.render ?? ((message: T) => dataOf(message as { data?: Buffer | null }));
@@ -35,13 +41,26 @@ export function streamAnswer<T>(stream: grpc.ClientReadableStream<T>, res: Respo
       waiting = false;
       stream.resume();
     };
+    let corked = false;
+    const uncork = () => {
+      if (corked) res.uncork();
+      corked = false;
+    };
     stream.on('data', (message: T) => {
+      if (!corked) {
+        res.cork();
+        corked = true;
+      }
       if (rendering.applyHead(message)) {
         started = true;
         return;
       }
       const part = render(message);
-      if (part !== undefined && part.length && !res.write(part) && !waiting) {
+      if (part === undefined || !part.length) return;
+      const room = res.write(part);
+      // Nothing drains while corked: a full buffer is sent at once.
+      if (!room || res.writableLength >= FLUSH_BYTES) uncork();
+      if (!room && !waiting) {
         waiting = true;
         stream.pause();
         res.once('drain', resume);
@@ -49,6 +68,7 @@ export function streamAnswer<T>(stream: grpc.ClientReadableStream<T>, res: Respo
     });
     stream.on('error', (error) => {
       failed = true;
+      uncork();
       res.off('drain', resume);
       if (started || res.headersSent) {
         res.destroy(error);
@@ -61,6 +81,7 @@ export function streamAnswer<T>(stream: grpc.ClientReadableStream<T>, res: Respo
       if (failed) return;
       const tail = rendering.finish?.();
       if (tail) res.write(tail);
+      uncork();
       res.end();
       resolve();
     });

@@ -156,6 +156,25 @@ export function reportHandlers(catalogue: Catalogue, pools: { read: Pool; count:
         counting?.catch(() => undefined);
         const client = await pools.read.connect();
         let healthy = true;
+        if (request.limit <= BATCH_ROWS) {
+          // A page fits one batch: one round trip, where a cursor takes three.
+          try {
+            const { rows } = await client.query<unknown[]>({ text: compiled.sql, values: compiled.values, rowMode: 'array' });
+            const count = counting ? await counting : 0;
+            await writeMessage(call, {
+              head: { count: count ?? 0, countUnknown: count === undefined, columns: compiled.columns.map((c) => c.name), unknownParameters: compiled.unknownParameters },
+            });
+            if (rows.length) await writeMessage(call, { rows: { rows: rows.map((row) => ({ values: row.map(textOf) })) } });
+          } catch (error) {
+            // A caller gone after the query, or an error the server answered, leaves the connection usable; any other may not.
+            healthy = error instanceof CallEnded || (error as { severity?: unknown }).severity !== undefined;
+            throw error;
+          } finally {
+            client.release(!healthy);
+          }
+          call.end();
+          return;
+        }
         try {
           const cursor = client.query(new Cursor(compiled.sql, compiled.values, { rowMode: 'array' }));
           try {
