@@ -13,4 +13,3 @@ export {
   setBuildInfo,
 } from './metrics.ts';
 export { startTracing, stopTracing, tracingConfigured } from './tracing.ts';
-export { runService } from './lifecycle.ts';

@@ -1,7 +1,7 @@
 import { loadEnv } from '@rex/config';
+import { runService } from '@rex/grpc';
 import { createLogger } from '@rex/logger';
 import { loadRestConfigOrExit } from '@rex/rest-config';
-import { runService } from '@rex/telemetry';
 import { SearchEnv } from './config.ts';
 import { startSearchServer } from './server.ts';
 
@@ -10,4 +10,4 @@ const logger = createLogger('search', config.LOG_LEVEL);
 
 const restConfig = loadRestConfigOrExit(config.REX_CONFIG);
 
-await runService({ name: 'search', logger, metricsPort: config.METRICS_PORT, metricsHost: config.METRICS_HOST, stopWithinMs: config.SHUTDOWN_DELAY_MS + config.SHUTDOWN_TIMEOUT_MS, start: () => startSearchServer(config, restConfig, logger) });
+await runService({ name: 'search', logger, settings: config, start: () => startSearchServer(config, restConfig, logger) });

@@ -1,7 +1,8 @@
-import { setBuildInfo, startMetricsServer } from './metrics.ts';
-import { stopTracing } from './tracing.ts';
+import { setBuildInfo, startMetricsServer, stopTracing } from '@rex/telemetry';
+import type { Logger } from '@rex/logger';
 
-type Logger = { info: (fields: object, message: string) => void; fatal: (fields: object, message: string) => void };
+/** The settings of @rex/config's CommonEnv that running a process reads. */
+export type ProcessSettings = { METRICS_PORT: number; METRICS_HOST?: string; SHUTDOWN_DELAY_MS: number; SHUTDOWN_TIMEOUT_MS: number };
 
 /**
  * Runs a process's service: serves /metrics, starts the service, and on
@@ -9,18 +10,16 @@ type Logger = { info: (fields: object, message: string) => void; fatal: (fields:
  * tracing, and exits. A signal is honoured from the first moment: one that
  * comes while the service is still starting (waiting for its database, say)
  * exits at once, as nothing is being served yet. A service that cannot start
- * exits 1 with the reason.
+ * exits 1 with the reason. A stop still running 5 s past its drain's limit
+ * (SHUTDOWN_DELAY_MS + SHUTDOWN_TIMEOUT_MS) is cut (exit 1).
  */
 export async function runService(options: {
   name: string;
   logger: Logger;
-  metricsPort: number;
-  metricsHost?: string;
-  /** The drain's limit (SHUTDOWN_DELAY_MS + SHUTDOWN_TIMEOUT_MS): a stop still running 5 s past it is cut (exit 1). */
-  stopWithinMs?: number;
+  settings: ProcessSettings;
   start: () => Promise<{ stop: () => Promise<void> }>;
 }): Promise<void> {
-  const { logger } = options;
+  const { logger, settings } = options;
   let service: { stop: () => Promise<void> } | undefined;
   let metrics: Awaited<ReturnType<typeof startMetricsServer>> | undefined;
   let stopping = false;
@@ -32,7 +31,7 @@ export async function runService(options: {
     setTimeout(() => {
       logger.fatal({ signal }, 'shutdown did not finish in time; exiting');
       process.exit(1);
-    }, (options.stopWithinMs ?? 10_000) + 5_000).unref();
+    }, settings.SHUTDOWN_DELAY_MS + settings.SHUTDOWN_TIMEOUT_MS + 5_000).unref();
     await service?.stop();
     metrics?.server.close();
     await stopTracing();
@@ -41,7 +40,7 @@ export async function runService(options: {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
   setBuildInfo(options.name);
-  metrics = await startMetricsServer(options.metricsPort, options.metricsHost);
+  metrics = await startMetricsServer(settings.METRICS_PORT, settings.METRICS_HOST);
   const started = await options.start().catch((error: unknown) => {
     logger.fatal({ err: error }, `${options.name} failed to start`);
     process.exit(1);
