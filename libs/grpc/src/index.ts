@@ -16,8 +16,11 @@ export {
   type FieldViolation,
   type DecodedError,
 } from './errors.ts';
-export { unary, startGrpcServer, currentCall, type CallScope, type GrpcServer } from './server.ts';
+export { serveGrpc, type GrpcSettings, type ServedGrpc } from './serve.ts';
 export { runService, type ProcessSettings } from './process.ts';
+export { superviseReadiness, type DatabaseSupervisor, type Job, type Sweep, type Worker, type Readiness } from './readiness.ts';
+export { type Handlers, type UnaryHandler, type ServerStreamHandler, type ClientStreamHandler } from './handlers.ts';
+export { currentCall, type CallScope } from './call-scope.ts';
 export { ServiceClient, forWaiter, isServiceError, CHANNEL_OPTIONS, type Waiter } from './client.ts';
 export { callSecret, checkFirstMessage, grantMetadata, hmacSha256, requireGrants, GrantRefused, type CallSecret } from './call-grant.ts';
 export { writeMessage, CallEnded } from './stream.ts';

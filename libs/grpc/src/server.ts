@@ -1,127 +1,7 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Http2Server, ServerHttp2Session } from 'node:http2';
 import * as grpc from '@grpc/grpc-js';
 import { HealthImplementation } from 'grpc-health-check';
-import type { Logger } from '@rex/logger';
-import { grpcDuration, grpcHandled, use } from '@rex/telemetry';
 import { requireGrants, type CallSecret } from './call-grant.ts';
-import { DomainError, toServiceError } from './errors.ts';
-
-use(grpcHandled);
-use(grpcDuration);
-
-type UnaryHandler<Q, R> = (request: Q, call: grpc.ServerUnaryCall<Q, R>) => Promise<R>;
-
-/**
- * The call a handler is serving: its deadline (epoch ms, when the client set
- * one), whether it has ended (cancelled by the client, or out of time: the
- * client cancels at its deadline), and a way to be told when it ends.
- */
-export type CallScope = { deadline?: number; readonly ended: boolean; onEnd: (listener: () => void) => () => void };
-
-const callScopes = new AsyncLocalStorage<CallScope>();
-
-/** The scope of the gRPC call being served, wherever in its handler this runs; undefined outside one. */
-export const currentCall = (): CallScope | undefined => callScopes.getStore();
-
-function scopeOf(call: grpc.ServerUnaryCall<unknown, unknown>): { scope: CallScope; done: () => void } {
-  const listeners = new Set<() => void>();
-  let ended = false;
-  const end = () => {
-    if (ended) return;
-    ended = true;
-    for (const listener of listeners) listener();
-  };
-  call.once('cancelled', end);
-  const deadline = Number(call.getDeadline());
-  return {
-    scope: {
-      deadline: Number.isFinite(deadline) ? deadline : undefined,
-      get ended() {
-        return ended;
-      },
-      onEnd: (listener) => {
-        listeners.add(listener);
-        return () => listeners.delete(listener);
-      },
-    },
-    done: () => call.off('cancelled', end),
-  };
-}
-
-/**
- * Adapts an async handler to grpc-js: thrown DomainErrors become their status,
- * anything else INTERNAL (logged, never sent). Records RED metrics per method.
- */
-export function unary<Q, R>(service: string, method: string, logger: Logger, fn: UnaryHandler<Q, R>): grpc.handleUnaryCall<Q, R> {
-  return (call, callback) => {
-    const started = process.hrtime.bigint();
-    const finish = (code: grpc.status) => {
-      const labels = { grpc_service: service, grpc_method: method, grpc_code: grpc.status[code] };
-      grpcHandled.inc(labels);
-      grpcDuration.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
-    };
-    const { scope, done } = scopeOf(call as grpc.ServerUnaryCall<unknown, unknown>);
-    callScopes.run(scope, () => fn(call.request, call)).finally(done).then(
-      (response) => {
-        finish(grpc.status.OK);
-        callback(null, response);
-      },
-      (error: unknown) => {
-        const status = toServiceError(error);
-        if (!(error instanceof DomainError)) {
-          // The database going away is answered as retryable (UNAVAILABLE, DEADLINE_EXCEEDED): an outage, not a bug of the handler's.
-          const retryable = status.code === grpc.status.UNAVAILABLE || status.code === grpc.status.DEADLINE_EXCEEDED;
-          if (retryable) logger.warn({ err: error, method }, 'call failed: the database is unavailable or too slow');
-          else logger.error({ err: error, method }, 'unhandled error in gRPC handler');
-        }
-        finish(status.code ?? grpc.status.INTERNAL);
-        callback(status);
-      },
-    );
-  };
-}
-
-/**
- * Streaming handlers counted like unary ones (`unary` does its own): by how
- * the call ended, OK, the error's code, or CANCELLED when the client left.
- */
-function countStreams(definition: grpc.ServiceDefinition, handlers: grpc.UntypedServiceImplementation): grpc.UntypedServiceImplementation {
-  const counted: grpc.UntypedServiceImplementation = { ...handlers };
-  for (const [name, method] of Object.entries(definition)) {
-    const handler = handlers[name] as ((...args: unknown[]) => void) | undefined;
-    if (!handler || (!method.requestStream && !method.responseStream)) continue;
-    const [service, methodName] = method.path.split('/').slice(1);
-    const counter = () => {
-      const started = process.hrtime.bigint();
-      let done = false;
-      return (code: grpc.status) => {
-        if (done) return;
-        done = true;
-        const labels = { grpc_service: service, grpc_method: methodName, grpc_code: grpc.status[code] };
-        grpcHandled.inc(labels);
-        grpcDuration.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
-      };
-    };
-    counted[name] = method.requestStream
-      ? (call: grpc.ServerReadableStream<unknown, unknown>, callback: grpc.sendUnaryData<unknown>) => {
-          const finish = counter();
-          call.once('cancelled', () => finish(grpc.status.CANCELLED));
-          handler(call, (error: grpc.ServerErrorResponse | Partial<grpc.StatusObject> | null, ...rest: unknown[]) => {
-            finish(error ? (error.code ?? grpc.status.UNKNOWN) : grpc.status.OK);
-            (callback as (...args: unknown[]) => void)(error, ...rest);
-          });
-        }
-      : (call: grpc.ServerWritableStream<unknown, unknown>) => {
-          const finish = counter();
-          call.once('cancelled', () => finish(grpc.status.CANCELLED));
-          call.once('error', (error: { code?: grpc.status }) => finish(error.code ?? grpc.status.UNKNOWN));
-          call.once('finish', () => finish(grpc.status.OK));
-          handler(call);
-        };
-  }
-  return counted;
-}
 
 export type GrpcServer = {
   server: grpc.Server;
@@ -132,9 +12,10 @@ export type GrpcServer = {
 };
 
 /**
- * Starts a grpc-js server with the standard health service. The overall
- * health ('') is SERVING while the process lives; each named service starts
- * NOT_SERVING until the caller marks it ready.
+ * Starts a grpc-js server (the transport under serveGrpc) with the standard
+ * health service; handlers are added as given, behind the call grant. The
+ * overall health ('') is SERVING while the process lives; each named service
+ * starts NOT_SERVING until the caller marks it ready.
  */
 export async function startGrpcServer(options: {
   services: { name: string; definition: grpc.ServiceDefinition; handlers: grpc.UntypedServiceImplementation }[];
@@ -160,7 +41,7 @@ export async function startGrpcServer(options: {
   });
   const health = new HealthImplementation({ '': 'SERVING' });
   for (const { name, definition, handlers } of options.services) {
-    const guarded = requireGrants(options.secret, definition, countStreams(definition, handlers));
+    const guarded = requireGrants(options.secret, definition, handlers);
     server.addService(guarded.definition, guarded.handlers);
     health.setStatus(name, 'NOT_SERVING');
   }

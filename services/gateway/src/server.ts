@@ -3,7 +3,7 @@ import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import { Invalidation } from '@rex/cache';
 import { createPool, followNotifications, superviseDatabase } from '@rex/db';
-import { callSecret } from '@rex/grpc';
+import { callSecret, superviseReadiness } from '@rex/grpc';
 import type { Logger } from '@rex/logger';
 import { createApp } from './app.ts';
 import { errorBody } from './http-error.ts';
@@ -67,18 +67,10 @@ export async function startGateway(config: GatewayConfig, logger: Logger, restCo
   const reports = createReportsClient(config.REPORTS_ADDR, secret, config.GRPC_DEADLINE_MS, config.REPORT_DEADLINE_MS);
   const media = createMediaClient(config.MEDIA_ADDR, secret, config.UPLOAD_DEADLINE_MS);
 
-  let stopping = false;
   // The database may come later than the gateway (a cluster starts both at once): it is retried, and /readyz says 503 until then.
-  let databaseReady = false;
-  const database = await superviseDatabase({
-    pool,
-    schema: SCHEMA,
-    migrations: migrations(),
-    applyMigrations: config.MIGRATE_ON_START === 'true',
+  const readiness = await superviseReadiness({
     logger,
-    setReady: (ready) => {
-      databaseReady = ready;
-    },
+    database: (hooks) => superviseDatabase({ pool, schema: SCHEMA, migrations: migrations(), applyMigrations: config.MIGRATE_ON_START === 'true', logger, ...hooks }),
   });
 
   let redisWarned = false;
@@ -136,7 +128,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger, restCo
     bodyLimit: config.BODY_LIMIT,
     trustProxy: config.TRUSTED_PROXIES,
     publicBaseUrl: config.PUBLIC_BASE_URL,
-    isReady: () => !stopping && databaseReady,
+    isReady: () => readiness.ready,
     bodyTimeoutMs: config.HTTP_REQUEST_TIMEOUT_MS,
     publicFiles: restConfig.media.public_files ? (limits) => publicFilesRouter(media, { maxAgeSeconds: config.PUBLIC_FILES_MAX_AGE_S, limits }) : undefined,
     submissionLimits: { maxRecords: config.SUBMISSION_MAX_RECORDS, maxDepth: config.SUBMISSION_MAX_DEPTH },
@@ -184,8 +176,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger, restCo
     port,
     server,
     async stop() {
-      stopping = true;
-      database.stop();
+      readiness.stop();
       // The message in flight is abandoned (not counted as a failure); its lease lets another replica send it.
       const deliveryStopped = delivery?.stop();
       if (config.SHUTDOWN_DELAY_MS) await new Promise((resolve) => setTimeout(resolve, config.SHUTDOWN_DELAY_MS));

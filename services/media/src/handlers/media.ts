@@ -1,21 +1,7 @@
-import { CallEnded, DomainError, GrantRefused, checkFirstMessage, grpc, invalid, toServiceError, unary, writeMessage } from '@rex/grpc';
-import type { Logger } from '@rex/logger';
-import type {
-  ClaimRequest__Output,
-  ClaimResponse,
-  DownloadChunk,
-  DownloadRequest__Output,
-  ForgetRequest__Output,
-  MediaServiceHandlers,
-  QueuedFile,
-  ReserveRequest__Output,
-  ReserveResponse,
-  UploadRequest__Output,
-} from '@rex/protos';
+import { checkFirstMessage, invalid, writeMessage, type Handlers } from '@rex/grpc';
+import type { MediaServiceHandlers, UploadRequest__Output } from '@rex/protos';
 import type { Variant } from '../domain/file-types.ts';
 import type { DownloadOf, MediaQueue } from '../queue.ts';
-
-const SERVICE = 'media.v1.MediaService';
 
 const DOWNLOAD_OF: Record<string, DownloadOf | undefined> = {
   DOWNLOAD_OF_QUEUED_UPLOAD: 'upload',
@@ -45,65 +31,36 @@ async function* fileData(call: AsyncIterable<UploadRequest__Output>): AsyncGener
   throw invalid({ file: 'The upload was cut off.' });
 }
 
-function fail(logger: Logger, method: string, error: unknown) {
-  if (!(error instanceof DomainError)) logger.error({ err: error, method }, 'unhandled error in gRPC handler');
-  return toServiceError(error);
-}
-
-export function mediaHandlers(queue: MediaQueue, logger: Logger): MediaServiceHandlers {
+export function mediaHandlers(queue: MediaQueue): Handlers<MediaServiceHandlers> {
   return {
-    Upload: (call: grpc.ServerReadableStream<UploadRequest__Output, QueuedFile>, callback: grpc.sendUnaryData<QueuedFile>) => {
-      // A cancelled call (the client went away, or its deadline passed) must never look like a
-      // complete file: the stream fails, and with it the write, which removes what it wrote.
-      call.on('cancelled', () => call.destroy(new Error('upload cancelled')));
-      const upload = async () => {
-        const messages = call[Symbol.asyncIterator]();
-        const first = await messages.next();
-        if (first.done || first.value.part !== 'header' || !first.value.header) throw invalid({ file: 'The upload must start with its header.' });
-        try {
-          checkFirstMessage(call, first.value);
-        } catch (error) {
-          if (error instanceof GrantRefused) throw new DomainError(grpc.status.UNAUTHENTICATED, error.message);
-          throw error;
-        }
-        const { auth, field, filename } = first.value.header;
-        const rest = { [Symbol.asyncIterator]: () => messages };
-        return queue.upload({ auth, field, filename }, fileData(rest));
-      };
-      upload().then(
-        (file) => callback(null, file),
-        (error: unknown) => callback(fail(logger, 'Upload', error)),
-      );
+    Upload: async (call) => {
+      const messages = call[Symbol.asyncIterator]();
+      const first = await messages.next();
+      if (first.done || first.value.part !== 'header' || !first.value.header) throw invalid({ file: 'The upload must start with its header.' });
+      checkFirstMessage(call, first.value);
+      const { auth, field, filename } = first.value.header;
+      const rest = { [Symbol.asyncIterator]: () => messages };
+      return queue.upload({ auth, field, filename }, fileData(rest));
     },
 
-    Reserve: unary<ReserveRequest__Output, ReserveResponse>(SERVICE, 'Reserve', logger, (request) =>
-      queue.reserve(request.auth, request.claimId, request.names),
-    ),
-    Confirm: unary<ClaimRequest__Output, ClaimResponse>(SERVICE, 'Confirm', logger, (request) => queue.confirm(request.claimId, request.names)),
-    Release: unary<ClaimRequest__Output, ClaimResponse>(SERVICE, 'Release', logger, async (request) => ({ files: await queue.release(request.claimId) })),
-    Forget: unary<ForgetRequest__Output, ClaimResponse>(SERVICE, 'Forget', logger, (request) => queue.forget(request.names)),
+    Reserve: (request) => queue.reserve(request.auth, request.claimId, request.names),
+    Confirm: (request) => queue.confirm(request.claimId, request.names),
+    Release: async (request) => ({ files: await queue.release(request.claimId) }),
+    Forget: (request) => queue.forget(request.names),
 
-    Download: (call: grpc.ServerWritableStream<DownloadRequest__Output, DownloadChunk>) => {
-      const download = async () => {
-        const request = call.request;
-        const of = DOWNLOAD_OF[request.of];
-        if (!of) throw invalid({ of: 'Say which file is asked for: a queued upload, a readable medium, or a public file.' });
-        const variant = VARIANT[request.variant];
-        const range = request.range ? { first: Number(request.range.first), last: Number(request.range.last), suffix: Number(request.range.suffix) } : undefined;
-        const file = await queue.download(request.auth, request.name, of, { variant, range, rangeIfEtag: request.rangeIfEtag, headOnly: request.headOnly });
-        // The file is closed however the stream ends, a client that went away included.
-        try {
-          await writeMessage(call, { head: file.head });
-          if (file.content) for await (const chunk of file.content) await writeMessage(call, { data: chunk as Buffer });
-          call.end();
-        } finally {
-          file.content?.destroy();
-        }
-      };
-      download().catch((error: unknown) => {
-        if (error instanceof CallEnded || call.cancelled) return;
-        call.emit('error', fail(logger, 'Download', error));
-      });
+    Download: async (request, call) => {
+      const of = DOWNLOAD_OF[request.of];
+      if (!of) throw invalid({ of: 'Say which file is asked for: a queued upload, a readable medium, or a public file.' });
+      const variant = VARIANT[request.variant];
+      const range = request.range ? { first: Number(request.range.first), last: Number(request.range.last), suffix: Number(request.range.suffix) } : undefined;
+      const file = await queue.download(request.auth, request.name, of, { variant, range, rangeIfEtag: request.rangeIfEtag, headOnly: request.headOnly });
+      // The file is closed however the stream ends, a client that went away included.
+      try {
+        await writeMessage(call, { head: file.head });
+        if (file.content) for await (const chunk of file.content) await writeMessage(call, { data: chunk as Buffer });
+      } finally {
+        file.content?.destroy();
+      }
     },
   };
 }

@@ -1,24 +1,8 @@
-import { invalid, unary } from '@rex/grpc';
-import type { Logger } from '@rex/logger';
-import type {
-  CreateMediumRequest__Output,
-  CreateMediumResponse,
-  DeleteMediumRequest__Output,
-  DeleteMediumResponse,
-  GetMediumRequest__Output,
-  GetMediumResponse,
-  ListMediaRequest__Output,
-  ListMediaResponse,
-  MediaParent,
-  RecordsServiceHandlers,
-  UpdateMediumRequest__Output,
-  UpdateMediumResponse,
-} from '@rex/protos';
+import { invalid, type Handlers } from '@rex/grpc';
+import type { MediaParent, RecordsServiceHandlers } from '@rex/protos';
 import type { MediaKind } from '../domain/media.ts';
 import { toFieldValues } from '../domain/values.ts';
 import type { Media } from '../media.ts';
-
-const SERVICE = 'records.v1.RecordsService';
 
 const KINDS: Partial<Record<MediaParent, MediaKind>> = {
   MEDIA_PARENT_SAMPLE: 'sample',
@@ -26,9 +10,9 @@ const KINDS: Partial<Record<MediaParent, MediaKind>> = {
   MEDIA_PARENT_LOCATION: 'location',
 };
 
-type MediaHandlers = Pick<RecordsServiceHandlers, 'CreateMedium' | 'GetMedium' | 'ListMedia' | 'UpdateMedium' | 'DeleteMedium'>;
+type MediaHandlers = Pick<Handlers<RecordsServiceHandlers>, 'CreateMedium' | 'GetMedium' | 'ListMedia' | 'UpdateMedium' | 'DeleteMedium'>;
 
-export function mediaHandlers(media: Record<MediaKind, Media>, logger: Logger): MediaHandlers {
+export function mediaHandlers(media: Record<MediaKind, Media>): MediaHandlers {
   const of = (parent: MediaParent | undefined): Media => {
     const kind = parent && KINDS[parent];
     if (!kind) throw invalid({ parent: 'Must name samples, occurrences or locations.' });
@@ -39,24 +23,24 @@ export function mediaHandlers(media: Record<MediaKind, Media>, logger: Logger): 
     return id;
   };
   return {
-    CreateMedium: unary<CreateMediumRequest__Output, CreateMediumResponse>(SERVICE, 'CreateMedium', logger, async (request) => ({
+    CreateMedium: async (request) => ({
       saved: await of(request.parent).create(request.auth, request.submission, request.idempotencyKey),
-    })),
-    GetMedium: unary<GetMediumRequest__Output, GetMediumResponse>(SERVICE, 'GetMedium', logger, async (request) => {
+    }),
+    GetMedium: async (request) => {
       const medium = await of(request.parent).get(request.auth, recordId(request.id));
       return { values: toFieldValues(medium.values), version: medium.version };
-    }),
-    ListMedia: unary<ListMediaRequest__Output, ListMediaResponse>(SERVICE, 'ListMedia', logger, async (request) => {
+    },
+    ListMedia: async (request) => {
       const limit = Math.min(Math.max(request.limit || 100, 1), 1000);
       const page = await of(request.parent).list(request.auth, request.filters, limit, Math.max(request.offset, 0));
       return { media: page.rows.map((values) => ({ values: toFieldValues(values) })), more: page.more };
-    }),
-    UpdateMedium: unary<UpdateMediumRequest__Output, UpdateMediumResponse>(SERVICE, 'UpdateMedium', logger, async (request) => ({
+    },
+    UpdateMedium: async (request) => ({
       saved: await of(request.parent).update(request.auth, recordId(request.id), request.submission, request.ifMatch),
-    })),
-    DeleteMedium: unary<DeleteMediumRequest__Output, DeleteMediumResponse>(SERVICE, 'DeleteMedium', logger, async (request) => {
+    }),
+    DeleteMedium: async (request) => {
       await of(request.parent).remove(request.auth, recordId(request.id), request.ifMatch);
       return {};
-    }),
+    },
   };
 }

@@ -1,14 +1,11 @@
 import type { Pool } from '@rex/db';
-import { currentCall, forbidden, invalid, unary } from '@rex/grpc';
-import type { Logger } from '@rex/logger';
-import type { ListChangesRequest__Output, ListChangesResponse } from '@rex/protos';
+import { currentCall, forbidden, invalid, type Handlers } from '@rex/grpc';
+import type { ReportsServiceHandlers } from '@rex/protos';
 import { decodeCursor, encodeCursor } from '../domain/change-cursor.ts';
 import type { ChangeSignal } from '../domain/change-signal.ts';
 import { NotAllowedError, visibilityFor } from '../domain/visibility.ts';
 import { FEED_ENTITIES, changesAfter, lastChange, type ChangeRow, type FeedEntity } from '../db/changes-repo.ts';
 import type { ReportTable } from '../library/definition.ts';
-
-const SERVICE = 'reports.v1.ReportsService';
 const MAX_LIMIT = 1000;
 const MAX_WAIT_MS = 30_000;
 const TABLE: Record<FeedEntity, ReportTable> = { sample: 'samples', occurrence: 'occurrences', location: 'locations' };
@@ -37,9 +34,9 @@ function toChange(row: ChangeRow) {
  * applied the outbox: each change with the record as the caller may see it
  * (the reports' visibility rules), tombstones for deletions.
  */
-export function changeHandlers(db: Pool, signal: ChangeSignal, logger: Logger) {
+export function changeHandlers(db: Pool, signal: ChangeSignal): Pick<Handlers<ReportsServiceHandlers>, 'ListChanges'> {
   return {
-    ListChanges: unary<ListChangesRequest__Output, ListChangesResponse>(SERVICE, 'ListChanges', logger, async (request) => {
+    ListChanges: async (request) => {
       const limit = Math.min(Math.max(request.limit || 100, 1), MAX_LIMIT);
       const unknown = request.entities.filter((entity) => !(FEED_ENTITIES as readonly string[]).includes(entity));
       if (unknown.length) throw invalid({ 'changes:entities': `Unknown entities ${unknown.join(', ')}: give samples, occurrences or locations.` });
@@ -73,6 +70,6 @@ export function changeHandlers(db: Pool, signal: ChangeSignal, logger: Logger) {
         if (changes.length || hasMore || Date.now() >= deadline || call?.ended || signal.closed) return { changes, nextCursor: encodeCursor(after), hasMore };
         await signal.wait(Math.min(deadline - Date.now(), 1_000), call?.onEnd);
       }
-    }),
+    },
   };
 }

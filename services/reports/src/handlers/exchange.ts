@@ -1,10 +1,7 @@
 import type { Pool } from '@rex/db';
-import { forbidden, notFound, unary } from '@rex/grpc';
-import type { Logger } from '@rex/logger';
-import type { ExchangeRequest__Output, ExchangeResponse } from '@rex/protos';
+import { forbidden, notFound, type Handlers } from '@rex/grpc';
+import type { ExchangeRequest__Output, ReportsServiceHandlers } from '@rex/protos';
 import { NotAllowedError, visibilityFor } from '../domain/visibility.ts';
-
-const SERVICE = 'reports.v1.ReportsService';
 const DATE_TYPES = ['D', 'DD', 'O', 'OO', 'Y', 'YY', '-Y', 'U'];
 const SYSTEMS: Record<string, string> = { OSGB: 'OSGB', OSIE: 'OSI', '4326': 'WGS84', '27700': 'OSGB36' };
 
@@ -104,9 +101,9 @@ function visible(request: ExchangeRequest__Output, includeDeleted: boolean) {
 }
 
 /** taxon-observations and annotations (a deprecated exchange format) from the read model. */
-export function exchangeHandlers(pool: Pool, logger: Logger) {
+export function exchangeHandlers(pool: Pool): Pick<Handlers<ReportsServiceHandlers>, 'ListTaxonObservations' | 'ListAnnotations'> {
   return {
-    ListTaxonObservations: unary<ExchangeRequest__Output, ExchangeResponse>(SERVICE, 'ListTaxonObservations', logger, async (request) => {
+    ListTaxonObservations: async (request) => {
       const visibility = visible(request, true);
       const values = [...visibility.values];
       const conditions = [`(${visibility.sql})`, 'o.taxon_external_key IS NOT NULL', `o.date_type = ANY($${values.push(DATE_TYPES)}::text[])`];
@@ -132,9 +129,9 @@ export function exchangeHandlers(pool: Pool, logger: Logger) {
       if (request.id && !rows.length) throw notFound();
       const size = Math.max(1, request.pageSize || 100);
       return { items: rows.slice(0, size).map((row) => ({ fields: observation(row, request.idPrefix) })), more: rows.length > size };
-    }),
+    },
 
-    ListAnnotations: unary<ExchangeRequest__Output, ExchangeResponse>(SERVICE, 'ListAnnotations', logger, async (request) => {
+    ListAnnotations: async (request) => {
       const visibility = visible(request, false);
       const values = [...visibility.values];
       const conditions = [`(${visibility.sql})`];
@@ -170,6 +167,6 @@ export function exchangeHandlers(pool: Pool, logger: Logger) {
         })),
         more: rows.length > size,
       };
-    }),
+    },
   };
 }

@@ -1,26 +1,12 @@
 import Cursor from 'pg-cursor';
 import type { Pool } from '@rex/db';
-import { CallEnded, DomainError, badRequest, forbidden, grpc, notFound, toServiceError, unary, writeMessage } from '@rex/grpc';
-import type { Logger } from '@rex/logger';
-import type {
-  DescribeReportRequest__Output,
-  DescribeReportResponse,
-  FieldValue,
-  FolderEntry,
-  ListFolderRequest__Output,
-  ListFolderResponse,
-  ReportAccess__Output,
-  ReportsServiceHandlers,
-  RunReportChunk,
-  RunReportRequest__Output,
-} from '@rex/protos';
+import { CallEnded, badRequest, forbidden, notFound, writeMessage, type Handlers } from '@rex/grpc';
+import type { FieldValue, FolderEntry, ReportAccess__Output, ReportsServiceHandlers } from '@rex/protos';
 import type { Catalogue } from '../library/catalogue.ts';
 import { ParamError, compileReport, type CompiledReport } from '../library/compile.ts';
 import type { ReportDefinition } from '../library/definition.ts';
 import { reportVerdict } from '../domain/access.ts';
 import { NotAllowedError, visibilityFor } from '../domain/visibility.ts';
-
-const SERVICE = 'reports.v1.ReportsService';
 const BATCH_ROWS = 500;
 export const FEATURED = 'featured';
 
@@ -80,7 +66,7 @@ async function countRows(countPool: Pool, compiled: CompiledReport): Promise<num
   }
 }
 
-export function reportHandlers(catalogue: Catalogue, pools: { read: Pool; count: Pool }, logger: Logger): Pick<ReportsServiceHandlers, 'ListFolder' | 'DescribeReport' | 'RunReport'> {
+export function reportHandlers(catalogue: Catalogue, pools: { read: Pool; count: Pool }): Pick<Handlers<ReportsServiceHandlers>, 'ListFolder' | 'DescribeReport' | 'RunReport'> {
   /** A folder's entries that the caller may see; folders with nothing visible in them are left out. */
   const visibleEntries = (path: string, access: ReportAccess__Output | null): FolderEntry[] => {
     const folder = catalogue.folders.get(path);
@@ -99,7 +85,7 @@ export function reportHandlers(catalogue: Catalogue, pools: { read: Pool; count:
   };
 
   return {
-    ListFolder: unary<ListFolderRequest__Output, ListFolderResponse>(SERVICE, 'ListFolder', logger, async (request) => {
+    ListFolder: async (request) => {
       const path = request.path.replace(/^\/+|\/+$/g, '');
       if (path === FEATURED) {
         const featured = [...catalogue.reports.values()].filter((r) => r.featured && reportVerdict(r, request.access) === 'allowed');
@@ -111,9 +97,9 @@ export function reportHandlers(catalogue: Catalogue, pools: { read: Pool; count:
         entries.unshift({ name: FEATURED, type: 'ENTRY_TYPE_FOLDER', title: 'Featured', description: 'Reports picked out as the most useful.', path: FEATURED, featured: false });
       }
       return { entries };
-    }),
+    },
 
-    DescribeReport: unary<DescribeReportRequest__Output, DescribeReportResponse>(SERVICE, 'DescribeReport', logger, async (request) => {
+    DescribeReport: async (request) => {
       const report = findReport(catalogue, request.path, request.access);
       return {
         title: report.title,
@@ -130,81 +116,71 @@ export function reportHandlers(catalogue: Catalogue, pools: { read: Pool; count:
         })),
         columns: report.columns.map((c) => ({ name: c.name, display: c.display, datatype: c.datatype, visible: c.visible })),
       };
-    }),
+    },
 
-    RunReport: (call: grpc.ServerWritableStream<RunReportRequest__Output, RunReportChunk>) => {
-      const request = call.request;
-      const run = async () => {
-        const report = findReport(catalogue, request.path, request.access);
-        let compiled;
+    RunReport: async (request, call) => {
+      const report = findReport(catalogue, request.path, request.access);
+      let compiled;
+      try {
+        const visibility = visibilityFor(report.table, request.auth, request.access?.limitToOwnData ?? false);
+        compiled = compileReport(report, request.parameters, visibility, {
+          limit: request.limit,
+          offset: request.offset,
+          orderBy: request.orderBy || undefined,
+          sortDir: request.sortDir === 'DESC' ? 'DESC' : request.sortDir === 'ASC' ? 'ASC' : undefined,
+          columns: request.columns.length ? request.columns : undefined,
+        });
+      } catch (error) {
+        if (error instanceof ParamError) throw badRequest(error.message);
+        if (error instanceof NotAllowedError) throw forbidden(error.message);
+        throw error;
+      }
+      // The count runs beside the rows' query, on its own connection.
+      const counting = request.wantCount ? countRows(pools.count, compiled) : undefined;
+      counting?.catch(() => undefined);
+      const client = await pools.read.connect();
+      let healthy = true;
+      if (request.limit <= BATCH_ROWS) {
+        // A page fits one batch: one round trip, where a cursor takes three.
         try {
-          const visibility = visibilityFor(report.table, request.auth, request.access?.limitToOwnData ?? false);
-          compiled = compileReport(report, request.parameters, visibility, {
-            limit: request.limit,
-            offset: request.offset,
-            orderBy: request.orderBy || undefined,
-            sortDir: request.sortDir === 'DESC' ? 'DESC' : request.sortDir === 'ASC' ? 'ASC' : undefined,
-            columns: request.columns.length ? request.columns : undefined,
+          const { rows } = await client.query<unknown[]>({ text: compiled.sql, values: compiled.values, rowMode: 'array' });
+          const count = counting ? await counting : 0;
+          await writeMessage(call, {
+            head: { count: count ?? 0, countUnknown: count === undefined, columns: compiled.columns.map((c) => c.name), unknownParameters: compiled.unknownParameters },
           });
+          if (rows.length) await writeMessage(call, { rows: { rows: rows.map((row) => ({ values: row.map(textOf) })) } });
         } catch (error) {
-          if (error instanceof ParamError) throw badRequest(error.message);
-          if (error instanceof NotAllowedError) throw forbidden(error.message);
+          // A caller gone after the query, or an error the server answered, leaves the connection usable; any other may not.
+          healthy = error instanceof CallEnded || (error as { severity?: unknown }).severity !== undefined;
           throw error;
-        }
-        // The count runs beside the rows' query, on its own connection.
-        const counting = request.wantCount ? countRows(pools.count, compiled) : undefined;
-        counting?.catch(() => undefined);
-        const client = await pools.read.connect();
-        let healthy = true;
-        if (request.limit <= BATCH_ROWS) {
-          // A page fits one batch: one round trip, where a cursor takes three.
-          try {
-            const { rows } = await client.query<unknown[]>({ text: compiled.sql, values: compiled.values, rowMode: 'array' });
-            const count = counting ? await counting : 0;
-            await writeMessage(call, {
-              head: { count: count ?? 0, countUnknown: count === undefined, columns: compiled.columns.map((c) => c.name), unknownParameters: compiled.unknownParameters },
-            });
-            if (rows.length) await writeMessage(call, { rows: { rows: rows.map((row) => ({ values: row.map(textOf) })) } });
-          } catch (error) {
-            // A caller gone after the query, or an error the server answered, leaves the connection usable; any other may not.
-            healthy = error instanceof CallEnded || (error as { severity?: unknown }).severity !== undefined;
-            throw error;
-          } finally {
-            client.release(!healthy);
-          }
-          call.end();
-          return;
-        }
-        try {
-          const cursor = client.query(new Cursor(compiled.sql, compiled.values, { rowMode: 'array' }));
-          try {
-            // The first rows are read before the head is sent: a query that fails at once (the usual
-            // way) is then an error status for the client rather than an answer cut short.
-            let rows: unknown[][] = await cursor.read(BATCH_ROWS);
-            const count = counting ? await counting : 0;
-            await writeMessage(call, {
-              head: { count: count ?? 0, countUnknown: count === undefined, columns: compiled.columns.map((c) => c.name), unknownParameters: compiled.unknownParameters },
-            });
-            for (;;) {
-              if (rows.length) await writeMessage(call, { rows: { rows: rows.map((row) => ({ values: row.map(textOf) })) } });
-              // A short batch is the last one: no further round trip is needed to learn so.
-              if (rows.length < BATCH_ROWS) break;
-              rows = await cursor.read(BATCH_ROWS);
-            }
-          } finally {
-            healthy = await closeCursor(cursor);
-          }
         } finally {
-          // A connection whose cursor could not be closed is not given to the next caller.
           client.release(!healthy);
         }
-        call.end();
-      };
-      run().catch((error: unknown) => {
-        if (error instanceof CallEnded || call.cancelled) return;
-        if (!(error instanceof DomainError)) logger.error({ err: error, path: request.path }, 'report failed');
-        call.emit('error', toServiceError(error));
-      });
+        return;
+      }
+      try {
+        const cursor = client.query(new Cursor(compiled.sql, compiled.values, { rowMode: 'array' }));
+        try {
+          // The first rows are read before the head is sent: a query that fails at once (the usual
+          // way) is then an error status for the client rather than an answer cut short.
+          let rows: unknown[][] = await cursor.read(BATCH_ROWS);
+          const count = counting ? await counting : 0;
+          await writeMessage(call, {
+            head: { count: count ?? 0, countUnknown: count === undefined, columns: compiled.columns.map((c) => c.name), unknownParameters: compiled.unknownParameters },
+          });
+          for (;;) {
+            if (rows.length) await writeMessage(call, { rows: { rows: rows.map((row) => ({ values: row.map(textOf) })) } });
+            // A short batch is the last one: no further round trip is needed to learn so.
+            if (rows.length < BATCH_ROWS) break;
+            rows = await cursor.read(BATCH_ROWS);
+          }
+        } finally {
+          healthy = await closeCursor(cursor);
+        }
+      } finally {
+        // A connection whose cursor could not be closed is not given to the next caller.
+        client.release(!healthy);
+      }
     },
   };
 }

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { CallEnded, DomainError, badRequest, grpc, invalid, notFound, toServiceError, unavailable, writeMessage } from '@rex/grpc';
+import { CallEnded, DomainError, badRequest, grpc, invalid, notFound, unavailable, writeMessage, type ServerStreamHandler } from '@rex/grpc';
 import type { Logger } from '@rex/logger';
 import type { ForwardChunk, ForwardRequest__Output } from '@rex/protos';
 import type { RestConfig } from '@rex/rest-config';
@@ -104,55 +104,54 @@ export function outgoingRequest(endpoint: Endpoint, request: ForwardRequest__Out
  * and streams the answer back (head first, then the body in chunks). The
  * index request is aborted when the client cancels.
  */
-export function forwardHandler(endpoints: Map<string, Endpoint>, timeoutMs: number, logger: Logger): grpc.handleServerStreamingCall<ForwardRequest__Output, ForwardChunk> {
-  return (call) => {
+export function forwardHandler(endpoints: Map<string, Endpoint>, timeoutMs: number, logger: Logger): ServerStreamHandler<ForwardRequest__Output, ForwardChunk> {
+  return async (request, call) => {
     const cancelled = new AbortController();
     call.once('cancelled', () => cancelled.abort());
-    const run = async () => {
-      const request = call.request;
-      const endpoint = endpoints.get(request.endpoint);
-      if (!endpoint) throw notFound(`Unknown search end-point ${request.endpoint}`);
-      const outgoing = outgoingRequest(endpoint, request);
-      if (new URLSearchParams(request.query).get('debug') === 'true') {
-        await writeMessage(call, { head: { status: 200, contentType: 'application/json' } });
-        await writeMessage(call, { data: Buffer.from(JSON.stringify(outgoing.body ?? {})) });
-        call.end();
-        return;
-      }
-      const target = upstreamUrl(endpoint.url, endpoint.index, outgoing.path, outgoing.parameters);
-      let response: Response;
-      try {
-        response = await fetch(target, {
-          method: outgoing.method,
-          headers: { 'content-type': 'application/json' },
-          body: outgoing.body ? JSON.stringify(outgoing.body) : undefined,
-          signal: AbortSignal.any([AbortSignal.timeout(timeoutMs), cancelled.signal]),
-          redirect: 'error',
-        });
-      } catch (error) {
-        if (cancelled.signal.aborted) throw new CallEnded();
-        logger.warn({ err: error, endpoint: request.endpoint }, 'search index unreachable');
-        throw unavailable(`The search index of ${request.endpoint} cannot be reached.`);
-      }
-      if (!response.ok) {
-        const reason = indexReason(await response.text());
-        if (response.status >= 500) throw unavailable(`The search index failed: ${reason}`);
-        throw badRequest(reason);
-      }
-      const body = response.body ? Readable.fromWeb(response.body as import('node:stream/web').ReadableStream<Uint8Array>) : undefined;
-      try {
-        await writeMessage(call, { head: { status: response.status, contentType: response.headers.get('content-type') ?? 'application/json' } });
-        if (body) for await (const chunk of body) await writeMessage(call, { data: chunk as Buffer });
-        call.end();
-      } finally {
-        body?.destroy();
-      }
-    };
-    run().catch((error: unknown) => {
-      if (error instanceof CallEnded || call.cancelled) return;
-      if (error instanceof RefusedRequest) error = badRequest(error.message);
-      else if (!(error instanceof DomainError)) logger.error({ err: error }, 'search forward failed');
-      call.emit('error', toServiceError(error));
-    });
+    const endpoint = endpoints.get(request.endpoint);
+    if (!endpoint) throw notFound(`Unknown search end-point ${request.endpoint}`);
+    const outgoing = refusedAsBadRequest(() => outgoingRequest(endpoint, request));
+    if (new URLSearchParams(request.query).get('debug') === 'true') {
+      await writeMessage(call, { head: { status: 200, contentType: 'application/json' } });
+      await writeMessage(call, { data: Buffer.from(JSON.stringify(outgoing.body ?? {})) });
+      return;
+    }
+    const target = refusedAsBadRequest(() => upstreamUrl(endpoint.url, endpoint.index, outgoing.path, outgoing.parameters));
+    let response: Response;
+    try {
+      response = await fetch(target, {
+        method: outgoing.method,
+        headers: { 'content-type': 'application/json' },
+        body: outgoing.body ? JSON.stringify(outgoing.body) : undefined,
+        signal: AbortSignal.any([AbortSignal.timeout(timeoutMs), cancelled.signal]),
+        redirect: 'error',
+      });
+    } catch (error) {
+      if (cancelled.signal.aborted) throw new CallEnded();
+      logger.warn({ err: error, endpoint: request.endpoint }, 'search index unreachable');
+      throw unavailable(`The search index of ${request.endpoint} cannot be reached.`);
+    }
+    if (!response.ok) {
+      const reason = indexReason(await response.text());
+      if (response.status >= 500) throw unavailable(`The search index failed: ${reason}`);
+      throw badRequest(reason);
+    }
+    const body = response.body ? Readable.fromWeb(response.body as import('node:stream/web').ReadableStream<Uint8Array>) : undefined;
+    try {
+      await writeMessage(call, { head: { status: response.status, contentType: response.headers.get('content-type') ?? 'application/json' } });
+      if (body) for await (const chunk of body) await writeMessage(call, { data: chunk as Buffer });
+    } finally {
+      body?.destroy();
+    }
   };
+}
+
+/** A request the proxy refuses (its path, parameters or body) is the client's 400. */
+function refusedAsBadRequest<T>(decide: () => T): T {
+  try {
+    return decide();
+  } catch (error) {
+    if (error instanceof RefusedRequest) throw badRequest(error.message);
+    throw error;
+  }
 }
