@@ -55,12 +55,7 @@ function readDate(values: Values, columns: Column, errors: Errors): void {
   if (submitted !== undefined) {
     date = parseVagueDate(submitted);
   } else if (text(values, 'date_type') !== undefined) {
-    const type = text(values, 'date_type')!;
-    date = (DATE_TYPES as readonly string[]).includes(type)
-      ? { start: text(values, 'date_start') ?? null, end: text(values, 'date_end') ?? text(values, 'date_start') ?? null, type }
-      : null;
-    if (date && date.type !== 'U' && !date.start && !date.end) date = null;
-    if (date && [date.start, date.end].some((day) => day !== null && parseVagueDate(day)?.type !== 'D')) date = null;
+    date = dateFromFields(text(values, 'date_type')!, text(values, 'date_start'), text(values, 'date_end'));
   } else {
     errors['sample:date_type'] = 'Please supply a date for your observation.';
     return;
@@ -76,6 +71,27 @@ function readDate(values: Values, columns: Column, errors: Errors): void {
   columns.date_start = date.start;
   columns.date_end = date.end;
   columns.date_type = date.type;
+}
+
+/** A day given in date_start or date_end, as an ISO date; undefined when it is not a single day. */
+function fieldDay(value: string): string | undefined {
+  const date = parseVagueDate(value);
+  return date?.type === 'D' ? (date.start ?? undefined) : undefined;
+}
+
+/**
+ * A vague date given as the fields it is stored in: each day in any form a single day may be
+ * written, stored as ISO (so the database never reads "01/02/2020" in its own order), the end
+ * the start when left out, and not before it. Null when the fields do not make a vague date.
+ */
+function dateFromFields(type: string, startText: string | undefined, endText: string | undefined): VagueDate | null {
+  if (!(DATE_TYPES as readonly string[]).includes(type)) return null;
+  const start = startText === undefined ? null : fieldDay(startText);
+  const end = endText === undefined ? start : fieldDay(endText);
+  if (start === undefined || end === undefined) return null;
+  if (type !== 'U' && start === null && end === null) return null;
+  if (start !== null && end !== null && end < start) return null;
+  return { start, end, type };
 }
 
 function readGeometry(sref: string | undefined, system: string | undefined, hasLocation: boolean, columns: Column, errors: Errors): void {

@@ -45,7 +45,15 @@ export function parseVagueDate(input: string, today: Date = new Date()): VagueDa
   const text = input.trim().replace(/\s+/g, ' ');
   if (text === '') return null;
   if (/^(u|unknown)$/i.test(text)) return { start: null, end: null, type: 'U' };
+  const date = parseDateOrRange(text, today);
+  // Year 0 (and the winter of year 1, which starts in December of year 0) names no day the
+  // calendar has; ISO dates sort as text, and a negative year's "00-1" before any other.
+  return date !== null && [date.start, date.end].some((day) => day !== null && day < FIRST_DAY) ? null : date;
+}
 
+const FIRST_DAY = '0001-01-01';
+
+function parseDateOrRange(text: string, today: Date): VagueDate | null {
   const range = splitRange(text);
   if (range === null) {
     const part = parseDatePart(text, today);
