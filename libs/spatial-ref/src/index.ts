@@ -299,14 +299,28 @@ function squareGeometry(square: GridSquare, epsg: string): Geometry {
   const north = south + size;
   // The warehouse's ring order, which PostGIS keeps as given: SW, NW, NE, SE, SW (clockwise).
   const corners: Position[] = [[west, south], [west, north], [east, north], [east, south], [west, south]];
-  const ring = corners.map((corner) => toStorage(epsg, corner));
+  const centroid = toLatLong(epsg, [west + size / 2, south + size / 2]);
+  const [centreX] = toStorage('4326', [centroid.lon, centroid.lat]);
+  const ring = corners.map((corner) => besideCentre(toStorage(epsg, corner), centreX));
   const xs = ring.map(([x]) => x);
   const ys = ring.map(([, y]) => y);
   return {
     wkbHex: polygonWkbHex(ring),
     bbox: [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)],
-    centroid: toLatLong(epsg, [west + size / 2, south + size / 2]),
+    centroid,
   };
+}
+
+/** The width of the world in EPSG:3857 metres (x runs from -180° to 180°). */
+const WORLD_WIDTH = 2 * Math.PI * 6_378_137;
+
+/**
+ * A corner moved by the world's width to the side of the square's centre: a square across the
+ * antimeridian (UTM zones 1 and 60) would otherwise have corners on both edges of the map and
+ * span the whole world.
+ */
+function besideCentre([x, y]: Position, centreX: number): Position {
+  return [x + Math.round((centreX - x) / WORLD_WIDTH) * WORLD_WIDTH, y];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -469,8 +483,9 @@ export function boundaryFromWkt(text: string): Boundary {
   const xs: number[] = [];
   const ys: number[] = [];
   const move = (point: wkx.Point) => {
-    [point.x, point.y] = epsg === '3857' ? [point.x, point.y] : toStorage(epsg, [point.x, point.y]);
+    // WKT numbers such as 1e400 are read as Infinity, which proj4 refuses with a TypeError.
     if (!Number.isFinite(point.x) || !Number.isFinite(point.y)) throw unrecognised();
+    if (epsg !== '3857') [point.x, point.y] = toStorage(epsg, [point.x, point.y]);
     xs.push(point.x);
     ys.push(point.y);
   };
