@@ -33,12 +33,13 @@ function keyNamer(): (field: string) => string {
  * pausing the request whenever the service falls behind, so no file is ever
  * held whole in memory. Resolves with the queued files by answer key.
  */
-function receiveFiles(req: Request, media: MediaClient, auth: AuthContext, maxUploadSize: number): Promise<Map<string, QueuedFile__Output>> {
+export function receiveFiles(req: Request, media: MediaClient, auth: AuthContext, maxUploadSize: number): Promise<Map<string, QueuedFile__Output>> {
   return new Promise((resolve, reject) => {
     let parser: busboy.Busboy;
     try {
       // One byte over the limit reaches the media service, which refuses the file as too large.
-      parser = busboy({ headers: req.headers, limits: { fileSize: maxUploadSize + 1, files: MAX_FILES, fields: 100 } });
+      // Forms send file names in UTF-8 (busboy would read them as Latin-1).
+      parser = busboy({ headers: req.headers, defParamCharset: 'utf8', limits: { fileSize: maxUploadSize + 1, files: MAX_FILES, fields: 100 } });
     } catch {
       reject(new HttpError(400, 'The upload must be multipart/form-data with a boundary.'));
       return;
@@ -60,11 +61,14 @@ function receiveFiles(req: Request, media: MediaClient, auth: AuthContext, maxUp
       if (!req.complete) fail(new HttpError(400, 'The upload was cut off.'));
     });
     parser.on('file', (field, file, info) => {
+      // A body that ends inside a file errors the file's stream too; unheard, that error would end the process.
+      file.on('error', () => fail(new HttpError(400, 'The multipart body could not be read.')));
       if (failed) {
         file.resume();
         return;
       }
-      const key = keyOf(field);
+      // A part without a name (or with name="") comes without a field; it is answered as `file`.
+      const key = keyOf(field ?? '');
       const upload = media.upload({ auth, field: key, filename: info.filename ?? '' });
       streams.push(upload.stream);
       // At most MAX_IN_FLIGHT chunks of a file wait in the gateway; the request pauses meanwhile.
