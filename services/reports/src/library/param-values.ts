@@ -44,7 +44,7 @@ function isValidScalar(datatype: ParamType, value: string): boolean {
     case 'integer':
       return INTEGER.test(value) && BigInt(value) >= BIGINT_MIN && BigInt(value) <= BIGINT_MAX;
     case 'float':
-      return FLOAT.test(value) && Number.isFinite(Number(value));
+      return FLOAT.test(value) && Number.isFinite(Number(value)) && !underflows(value);
     case 'date':
       return isRealDate(value);
     case 'moment':
@@ -55,6 +55,11 @@ function isValidScalar(datatype: ParamType, value: string): boolean {
       // Postgres text cannot hold NUL characters.
       return !value.includes('\0');
   }
+}
+
+/** A number too small for a float8 (1e-400): PostgreSQL refuses what would round to zero, as it does what overflows. */
+function underflows(value: string): boolean {
+  return Number(value) === 0 && /[1-9]/.test(value.split(/e/i)[0]);
 }
 
 function isLookupKey(param: ReportParam, value: string): boolean {
