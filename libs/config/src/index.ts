@@ -4,9 +4,14 @@ export { z };
 
 export class ConfigError extends Error {}
 
-/** Parses `env` against `schema`, naming every bad key. Throws ConfigError. */
+/**
+ * Parses `env` against `schema`, naming every bad key. Throws ConfigError. A variable set to
+ * nothing or blanks (`PORT=` in an env file, `value: ""` in a manifest) counts as unset: it takes
+ * its default, or is named as required, where a number would otherwise be read as 0.
+ */
 export function parseEnv<S extends z.ZodType>(schema: S, env: Record<string, string | undefined> = process.env): Readonly<z.infer<S>> {
-  const result = schema.safeParse(env);
+  const given = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value.trim() !== ''));
+  const result = schema.safeParse(given);
   if (!result.success) {
     const lines = result.error.issues.map((issue) => `  ${issue.path.join('.') || '(root)'}: ${issue.message}`);
     throw new ConfigError(`invalid environment:\n${lines.join('\n')}`);

@@ -15,13 +15,35 @@ const MethodOptions = z
   .strict();
 export type MethodOptions = z.infer<typeof MethodOptions>;
 
+/**
+ * A search allow-list expression, PHP-style `/re/flags` or bare (`^_search`), matched against the
+ * whole normalised path: it is anchored at both ends whatever it says, so `^_search` allows
+ * `_search` and not `_searchx` or `_search/../_count`. Throws SyntaxError when it is not one.
+ */
+export function compileSearchPattern(pattern: string): RegExp {
+  const delimited = /^\/(.*)\/([a-z]*)$/s.exec(pattern);
+  const [source, flags] = delimited ? [delimited[1], delimited[2].replace(/[^isu]/g, '')] : [pattern, ''];
+  return new RegExp(`^(?:${source})$`, flags);
+}
+
+/** Expressions → descriptions; every expression must compile, or loading names it. */
+const SearchPatterns = z.record(z.string(), z.string()).superRefine((patterns, ctx) => {
+  for (const pattern of Object.keys(patterns)) {
+    try {
+      compileSearchPattern(pattern);
+    } catch (error) {
+      ctx.addIssue({ code: 'custom', path: [pattern], message: `not a regular expression (${(error as Error).message})` });
+    }
+  }
+});
+
 const SearchEndpoint = z
   .object({
     open: z.boolean().default(false),
     apply_filters: z.boolean().default(true),
     index: z.string(),
     url: z.string().url(),
-    allowed: z.record(z.string(), z.record(z.string(), z.string())).optional(),
+    allowed: z.record(z.string(), SearchPatterns).optional(),
   })
   .strict();
 

@@ -1,18 +1,12 @@
-/** A configured expression: PHP-style `/re/flags` or a bare expression such as `^_search`. */
-function parsePattern(pattern: string): { source: string; flags: string } {
-  const delimited = /^\/(.*)\/([a-z]*)$/s.exec(pattern);
-  return delimited ? { source: delimited[1], flags: delimited[2].replace(/[^imsu]/g, '') } : { source: pattern, flags: '' };
-}
+import { compileSearchPattern } from '@rex/rest-config';
 
 /**
  * A configured expression matched against the whole normalised path: it is
  * anchored at both ends whatever it says, so `^_search` allows `_search` and
- * not `_searchx` or `_search/../_count`.
+ * not `_searchx` or `_search/../_count`. The configuration loader has checked
+ * that it compiles.
  */
-export function compilePattern(pattern: string): RegExp {
-  const { source, flags } = parsePattern(pattern);
-  return new RegExp(`^(?:${source})$`, flags.replace(/m/g, ''));
-}
+export const compilePattern = compileSearchPattern;
 
 export type AllowList = Map<string, RegExp[]> | undefined;
 
