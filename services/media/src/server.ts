@@ -12,9 +12,9 @@ import { configuredStorage } from './storage/configured.ts';
 import { createVariantMaker } from './variants.ts';
 
 /** Serves MediaService. Expired uploads are swept by every replica (each takes different rows). */
-export function startMediaServer(config: MediaConfig, restConfig: RestConfig, logger: Logger): Promise<ServedGrpc> {
+export async function startMediaServer(config: MediaConfig, restConfig: RestConfig, logger: Logger): Promise<ServedGrpc> {
+  const storage = await configuredStorage(config);
   const pool = createPool(config.DATABASE_URL, { max: config.DB_POOL_MAX, applicationName: 'rex-media', scope: currentCall });
-  const storage = configuredStorage(config);
   const variants = createVariantMaker(storage, { thumb: config.MEDIA_THUMB_SIZE, med: config.MEDIA_MED_SIZE }, config.MEDIA_IMAGE_MAX_PIXELS, logger);
   const lifetimes = { queueSeconds: config.MEDIA_QUEUE_TTL_S, reserveSeconds: config.MEDIA_RESERVE_TTL_S, deletedGraceSeconds: config.MEDIA_DELETED_GRACE_S };
   const queue = createMediaQueue(pool, storage, queueLimits(restConfig.media_queue), lifetimes, { bytesPerHour: config.MEDIA_UPLOAD_QUOTA_BYTES_PER_HOUR }, variants, { publicFiles: restConfig.media.public_files });

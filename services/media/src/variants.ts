@@ -1,4 +1,3 @@
-import sharp from 'sharp';
 import type { Logger } from '@rex/logger';
 import { VARIANTS, storedKey, variantKey, type Variant } from './domain/file-types.ts';
 import type { Storage } from './storage/storage.ts';
@@ -12,10 +11,21 @@ export type VariantSizes = Record<Variant, number>;
 /** Image formats libvips reads and writes back in kind; other files get no variants. */
 const RESIZABLE = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp', 'image/tiff', 'image/avif']);
 
-// One libvips worker thread and no operation cache: a service making a few
-// small images now and then, not an image server; memory stays flat.
-sharp.concurrency(1);
-sharp.cache(false);
+let library: Promise<typeof import('sharp').default> | undefined;
+
+/** libvips, loaded with the first image to make: a start does not pay for it. */
+function sharpLibrary(): Promise<typeof import('sharp').default> {
+  library ??= import('sharp').then(({ default: sharp }) => {
+    // One libvips worker thread and no operation cache: a service making a few
+    // small images now and then, not an image server; memory stays flat.
+    sharp.concurrency(1);
+    sharp.cache(false);
+    return sharp;
+  });
+  // A library that failed to load is tried again with the next image.
+  library.catch(() => (library = undefined));
+  return library;
+}
 
 export const hasVariants = (contentType: string): boolean => RESIZABLE.has(contentType);
 
@@ -34,6 +44,7 @@ export function createVariantMaker(storage: Storage, sizes: VariantSizes, maxPix
     if (!hasVariants(contentType)) return 'none';
     let unreadable: Error | undefined;
     try {
+      const sharp = await sharpLibrary();
       const found = await storage.withLocalFile(storedKey(name), async (path) => {
         for (const variant of VARIANTS) {
           const image = sharp(path, { limitInputPixels: maxPixels, sequentialRead: true, failOn: 'error' })
