@@ -1,6 +1,6 @@
 import * as grpc from '@grpc/grpc-js';
 import type { Logger } from '@rex/logger';
-import { grpcDuration, grpcHandled, use } from '@rex/telemetry';
+import { grpcDuration, grpcHandled, grpcInFlight, use } from '@rex/telemetry';
 import { GrantRefused } from './call-grant.ts';
 import { inCallScope } from './call-scope.ts';
 import { DomainError, toServiceError } from './errors.ts';
@@ -8,6 +8,7 @@ import { CallEnded } from './stream.ts';
 
 use(grpcHandled);
 use(grpcDuration);
+use(grpcInFlight);
 
 /** A unary method: resolves with the answer, or throws (a DomainError becomes its status). */
 export type UnaryHandler<Q, R> = (request: Q, call: grpc.ServerUnaryCall<Q, R>) => Promise<R>;
@@ -63,13 +64,15 @@ export function adaptHandlers(definition: grpc.ServiceDefinition, handlers: obje
   return adapted;
 }
 
-/** Counts a call once, by the code it ended with. */
+/** Counts a call in flight from now, then once, by the code it ended with. */
 function counter(labels: Labels): (code: grpc.status) => void {
   const started = process.hrtime.bigint();
+  grpcInFlight.inc(labels);
   let counted = false;
   return (code) => {
     if (counted) return;
     counted = true;
+    grpcInFlight.dec(labels);
     const withCode = { ...labels, grpc_code: grpc.status[code] };
     grpcHandled.inc(withCode);
     grpcDuration.observe(withCode, Number(process.hrtime.bigint() - started) / 1e9);
@@ -117,6 +120,8 @@ function serverStream(labels: Labels, handler: ServerStreamHandler<unknown, unkn
     call.once('cancelled', () => finish(grpc.status.CANCELLED));
     call.once('error', (error: { code?: grpc.status }) => finish(error.code ?? grpc.status.UNKNOWN));
     call.once('finish', () => finish(grpc.status.OK));
+    // Closed without any of those (the connection went): no longer in flight.
+    call.once('close', () => finish(grpc.status.CANCELLED));
     inCallScope(call, () => handler(call.request, call)).then(
       () => {
         if (!call.cancelled && !call.destroyed && !call.writableEnded) call.end();

@@ -2,6 +2,7 @@ export {
   registry,
   httpDuration,
   httpInFlight,
+  grpcInFlight,
   grpcHandled,
   grpcDuration,
   grpcClientDuration,

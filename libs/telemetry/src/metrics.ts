@@ -39,6 +39,14 @@ export const grpcClientDuration = new client.Histogram({
   registers: [],
 });
 
+/** Calls a service is handling now (streams included), by method. */
+export const grpcInFlight = new client.Gauge({
+  name: 'grpc_server_calls_in_flight',
+  help: 'gRPC calls being handled by the server',
+  labelNames: ['grpc_service', 'grpc_method'] as const,
+  registers: [],
+});
+
 /** Requests the gateway is serving now. */
 export const httpInFlight = new client.Gauge({
   name: 'http_server_requests_in_flight',

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import * as grpc from '@grpc/grpc-js';
 import type { Logger } from '@rex/logger';
 import { mediaV1, recordsV1, reportsV1, type MediaServiceHandlers, type RecordsServiceHandlers, type ReportsServiceHandlers } from '@rex/protos';
-import { grpcHandled } from '@rex/telemetry';
+import { grpcHandled, grpcInFlight } from '@rex/telemetry';
 import { callSecret, checkFirstMessage } from '../../src/call-grant.ts';
 import { currentCall } from '../../src/call-scope.ts';
 import { ServiceClient, forWaiter } from '../../src/client.ts';
@@ -58,6 +58,12 @@ async function handled(labels: Record<string, string>): Promise<number> {
   return metric.values.filter((value) => Object.entries(labels).every(([key, wanted]) => (value.labels as Record<string, unknown>)[key] === wanted)).reduce((sum, value) => sum + value.value, 0);
 }
 
+/** grpc_server_calls_in_flight of one method. */
+async function inFlight(service: string, method: string): Promise<number> {
+  const metric = await grpcInFlight.get();
+  return metric.values.find((value) => value.labels.grpc_service === service && value.labels.grpc_method === method)?.value ?? 0;
+}
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function until(condition: () => boolean | Promise<boolean>, timeoutMs = 3_000): Promise<void> {
@@ -98,6 +104,7 @@ describe('serveGrpc: names and answers', () => {
     const answer = await clientOf(recordsV1.RecordsService, server.port).unary<{ version: string }>('GetSample', { auth: AUTH, id: '12' }, 5_000);
     expect(answer.version).toBe('sample 12');
     expect(await handled(labels)).toBe(before + 1);
+    expect(await inFlight('records.v1.RecordsService', 'GetSample')).toBe(0);
     expect(await serving(server.port, 'records.v1.RecordsService')).toBe(true);
   });
 
@@ -174,6 +181,27 @@ describe('serveGrpc: streams', () => {
     for await (const message of stream) messages.push(message);
     expect(messages).toHaveLength(2);
     await until(async () => (await handled(labels)) === before + 1);
+    expect(await inFlight('reports.v1.ReportsService', 'RunReport')).toBe(0);
+  });
+
+  it('while calls are handled, they are in flight, by method; once answered, they are not', async () => {
+    let answer!: () => void;
+    const held = new Promise<void>((resolve) => (answer = resolve));
+    const server = await serve<Pick<RecordsServiceHandlers, 'GetSample'>>({
+      definition: recordsV1.RecordsService.service,
+      handlers: {
+        GetSample: async (request) => {
+          await held;
+          return { values: {}, version: request.id, attributes: {} };
+        },
+      },
+    });
+    const client = clientOf(recordsV1.RecordsService, server.port);
+    const calls = [1, 2, 3].map((id) => client.unary('GetSample', { auth: AUTH, id: String(id) }, 5_000));
+    await until(async () => (await inFlight('records.v1.RecordsService', 'GetSample')) === 3);
+    answer();
+    await Promise.all(calls);
+    expect(await inFlight('records.v1.RecordsService', 'GetSample')).toBe(0);
   });
 
   it('when the client cancels a server stream, then the handler stops writing and releases what it holds, and nothing is logged as an error', async () => {
@@ -208,6 +236,7 @@ describe('serveGrpc: streams', () => {
     expect(written).toBe(after);
     expect(lines.filter((line) => line.level === 'error')).toEqual([]);
     await until(async () => (await handled(cancelled)) === before + 1);
+    expect(await inFlight('reports.v1.ReportsService', 'RunReport')).toBe(0);
   });
 
   it('when a client stream comes, then its first message is checked against the grant; once the client cancels, the reads still to come fail', async () => {
