@@ -496,3 +496,40 @@ describe('a library with markup in its titles and parameters', () => {
     expect(columns).toContain('&lt;svg onload=alert(&#39;column&#39;)&gt;');
   });
 });
+
+describe('a count limit (REPORT_COUNT_LIMIT)', () => {
+  let reports: ChildProcess;
+  let gateway: ExtraGateway;
+  const limitMarker = `counted${stamp}`;
+
+  beforeAll(async () => {
+    const port = await freePort();
+    reports = spawnService('reports', { DATABASE_URL: inject('databaseUrl'), GRPC_HOST: '127.0.0.1', GRPC_PORT: String(port), PROJECTOR_ENABLED: 'false', REPORT_COUNT_LIMIT: '3' });
+    for (let i = 0; i < 300 && !(await grpcServing(`127.0.0.1:${port}`, 'reports.v1.ReportsService')); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    gateway = await startGateway({ authentication_methods: { jwtUser: { allow_http: true } } }, { REPORTS_ADDR: `127.0.0.1:${port}` });
+    const posted = await api('POST', '/samples', {
+      token: demoToken,
+      body: sampleSubmission({ location_name: limitMarker }, { occurrences: [1, 2, 3, 4].map((taxon) => ({ values: { taxa_taxon_list_id: taxon } })) }),
+    });
+    expect(posted.status, posted.text).toBe(201);
+    await eventually(async () => expect((await api('GET', `${EXPLORE}?location_name=${limitMarker}`, { token: demoToken })).body.count).toBe(4));
+  });
+
+  afterAll(() => {
+    gateway?.stop();
+    reports?.kill('SIGTERM');
+  });
+
+  it('when a report has more rows than the limit, then its page comes without the count and pages on; with as many rows or fewer, with it', async () => {
+    const over = await api('GET', `${gateway.services}${EXPLORE}?location_name=${limitMarker}&limit=2`, { token: demoToken });
+    expect(over.status, over.text).toBe(200);
+    expect(over.body.data).toHaveLength(2);
+    expect(over.body.count).toBe(0);
+    expect(over.body.paging.next).toContain('offset=2');
+
+    const within = await api('GET', `${gateway.services}${EXPLORE}?location_name=${limitMarker}&taxa_taxon_list_id=1,2,3&limit=2`, { token: demoToken });
+    expect(within.status, within.text).toBe(200);
+    expect(within.body.count).toBe(3);
+    expect(within.body.paging.next).toContain('known_count=3');
+  });
+});

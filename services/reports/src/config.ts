@@ -7,6 +7,7 @@ export const ReportsEnv = GrpcServiceEnv.extend({
   REPORTS_LIBRARY_DIRS: z.string().default('').describe('extra report folders, separated by ":"; later folders override earlier reports'),
   REPORT_TIMEOUT_MS: z.coerce.number().int().min(1).default(60_000).describe('longest a report query may run'),
   REPORT_COUNT_TIMEOUT_MS: z.coerce.number().int().min(1).default(5_000).describe('longest a report page waits for its total count; slower counts are left out'),
+  REPORT_COUNT_LIMIT: z.coerce.number().int().min(0).default(10_000).describe('rows a report page counts at most; a page of more goes without its count (0: no limit)'),
   PROJECTOR_ENABLED: z.enum(['true', 'false']).default('true').describe('run the outbox projector in this replica'),
   PROJECTOR_BATCH_SIZE: z.coerce.number().int().min(1).default(500).describe('outbox events applied per transaction'),
   PROJECTOR_IDLE_MS: z.coerce.number().int().min(1).default(100).describe('pause between polls when there is nothing to apply'),

@@ -25,7 +25,7 @@ export function startReportsServer(config: ReportsConfig, logger: Logger): Promi
   const projector = { name: 'projector', start: () => startProjector(pools.write, logger, { batchSize: config.PROJECTOR_BATCH_SIZE, idleMs: config.PROJECTOR_IDLE_MS }) };
   return serveGrpc<ReportsServiceHandlers>({
     definition: reportsV1.ReportsService.service,
-    handlers: { ...reportHandlers(catalogue, pools), ...exchangeHandlers(pools.read), ...changeHandlers(pools.read, changeSignal) },
+    handlers: { ...reportHandlers(catalogue, pools, config.REPORT_COUNT_LIMIT), ...exchangeHandlers(pools.read), ...changeHandlers(pools.read, changeSignal) },
     settings: config,
     logger,
     database: (hooks) => superviseDatabase({ pool: pools.write, readPool: pools.read, schema: SCHEMA, migrations: migrations(), applyMigrations: config.MIGRATE_ON_START === 'true', logger, ...hooks }),

@@ -55,18 +55,25 @@ const QUERY_CANCELED = '57014';
 
 /**
  * Rows in all pages, on a pool whose statement timeout is short: a count that
- * takes longer is given up (undefined) and the page goes without it.
+ * takes longer is given up (undefined) and the page goes without it, as does
+ * one of more rows than the count limit (so a count's cost does not grow with
+ * the data beyond the limit).
  */
-async function countRows(countPool: Pool, compiled: CompiledReport): Promise<number | undefined> {
+async function countRows(countPool: Pool, compiled: CompiledReport, countLimit: number): Promise<number | undefined> {
   try {
-    return Number((await countPool.query(compiled.countSql, compiled.countValues)).rows[0].count);
+    const count = Number((await countPool.query(compiled.countSql, compiled.countValues)).rows[0].count);
+    return countLimit && count > countLimit ? undefined : count;
   } catch (error) {
     if ((error as { code?: string }).code === QUERY_CANCELED) return undefined;
     throw error;
   }
 }
 
-export function reportHandlers(catalogue: Catalogue, pools: { read: Pool; count: Pool }): Pick<Handlers<ReportsServiceHandlers>, 'ListFolder' | 'DescribeReport' | 'RunReport'> {
+export function reportHandlers(
+  catalogue: Catalogue,
+  pools: { read: Pool; count: Pool },
+  countLimit = 0,
+): Pick<Handlers<ReportsServiceHandlers>, 'ListFolder' | 'DescribeReport' | 'RunReport'> {
   /** A folder's entries that the caller may see; folders with nothing visible in them are left out. */
   const visibleEntries = (path: string, access: ReportAccess__Output | null): FolderEntry[] => {
     const folder = catalogue.folders.get(path);
@@ -129,6 +136,7 @@ export function reportHandlers(catalogue: Catalogue, pools: { read: Pool; count:
           orderBy: request.orderBy || undefined,
           sortDir: request.sortDir === 'DESC' ? 'DESC' : request.sortDir === 'ASC' ? 'ASC' : undefined,
           columns: request.columns.length ? request.columns : undefined,
+          countLimit,
         });
       } catch (error) {
         if (error instanceof ParamError) throw badRequest(error.message);
@@ -136,7 +144,7 @@ export function reportHandlers(catalogue: Catalogue, pools: { read: Pool; count:
         throw error;
       }
       // The count runs beside the rows' query, on its own connection.
-      const counting = request.wantCount ? countRows(pools.count, compiled) : undefined;
+      const counting = request.wantCount ? countRows(pools.count, compiled, countLimit) : undefined;
       counting?.catch(() => undefined);
       const client = await pools.read.connect();
       let healthy = true;

@@ -16,7 +16,15 @@ export class ParamError extends Error {
 /** The caller's row filter, e.g. { sql: 'o.website_id = $1 AND o.created_by_id = $2', values: ['1', '7'] }. */
 export type Visibility = { sql: string; values: unknown[] };
 
-export type RunOptions = { limit: number; offset: number; orderBy?: string; sortDir?: 'ASC' | 'DESC'; columns?: string[] };
+export type RunOptions = {
+  limit: number;
+  offset: number;
+  orderBy?: string;
+  sortDir?: 'ASC' | 'DESC';
+  columns?: string[];
+  /** The count stops after this many rows and then says limit + 1 (undefined or 0: counts all). */
+  countLimit?: number;
+};
 
 export type CompiledReport = {
   sql: string;
@@ -52,7 +60,7 @@ export function compileReport(
   return {
     sql: `${query}${orderBy} LIMIT $${values.length - 1} OFFSET $${values.length}`,
     values,
-    countSql: `SELECT count(*) AS count FROM (${query}) AS counted`,
+    countSql: `SELECT count(*) AS count FROM (${query}${options.countLimit ? ` LIMIT ${Math.trunc(options.countLimit) + 1}` : ''}) AS counted`,
     countValues,
     columns,
     unknownParameters: unknownParameters(definition.params, given),

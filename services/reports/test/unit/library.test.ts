@@ -663,6 +663,12 @@ describe('compileReport', () => {
     expect(from.sql).not.toContain('o.date_start <=');
   });
 
+  it('when a count limit is given, then the count stops one row past it; without one, it counts every row', () => {
+    const limited = compileReport(filtered, { survey_id: '4' }, { sql: 'o.website_id = $1', values: ['3'] }, { ...PAGE, countLimit: 10_000 });
+    expect(limited.countSql).toMatch(/\(o\.record_status = \$3::text\) LIMIT 10001\) AS counted$/);
+    expect(compileReport(filtered, { survey_id: '4' }, { sql: 'o.website_id = $1', values: ['3'] }, PAGE).countSql).not.toContain('LIMIT');
+  });
+
   it('when a grouped report is compiled, then GROUP BY follows the filters and the count counts groups', () => {
     const report = shipped.reports.get('library/taxa/species_list') as ReportDefinition;
 
