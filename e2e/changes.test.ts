@@ -147,7 +147,12 @@ describe('the change feed', () => {
           WHERE website_id = $1 AND NOT deleted AND NOT confidential AND release_status = 'R'`,
         [DEMO.websiteId],
       );
-      expect([...state].sort()).toEqual(visible.map((row) => row.id).sort());
+      const visibleIds = new Set(visible.map((row) => row.id));
+      const differing = [...state].filter((id) => !visibleIds.has(id)).concat([...visibleIds].filter((id) => !state.has(id)));
+      const rows = differing.length
+        ? await dbQuery('SELECT id, website_id, created_by_id, deleted, confidential, release_status, sensitivity_precision FROM reports.occurrences WHERE id = ANY($1::bigint[])', [differing.slice(0, 20)])
+        : [];
+      expect([...state].sort(), `the feed and the read model differ on ${JSON.stringify(rows)}`).toEqual([...visibleIds].sort());
     }, 20_000);
   });
 

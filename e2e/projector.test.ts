@@ -72,6 +72,24 @@ describe('the outbox projector', () => {
     expect(Number(behind.n)).toBe(0);
   }, 60_000);
 
+  it('when the read model grows, then the projector keeps its statistics current, whatever the server\'s autovacuum does', async () => {
+    const bearer = await token();
+    const body = sampleSubmission({ location_name: `${marker}-bulk` }, { occurrences: Array.from({ length: 1500 }, () => ({ values: { taxa_taxon_list_id: 1 } })) });
+    expect((await api('POST', '/samples', { token: bearer, body })).status).toBe(201);
+    const stale = async () =>
+      (
+        await dbQuery<{ n_mod_since_analyze: string; n_live_tup: string }>(
+          "SELECT n_mod_since_analyze, n_live_tup FROM pg_stat_user_tables WHERE schemaname = 'reports' AND relname = 'occurrences'",
+        )
+      )[0];
+    await eventually(async () => {
+      const { n_mod_since_analyze: changed, n_live_tup: rows } = await stale();
+      expect(Number(changed)).toBeLessThanOrEqual(500 + Number(rows) / 10);
+      const [{ reltuples }] = await dbQuery<{ reltuples: number }>("SELECT reltuples FROM pg_class WHERE oid = 'reports.occurrences'::regclass");
+      expect(Number(reltuples)).toBeGreaterThanOrEqual(1500);
+    }, 25_000);
+  }, 40_000);
+
   it('when lag is asked for, then the reports metrics give events and seconds behind and the delay histogram', async () => {
     const metrics = await (await fetch(inject('reportsMetricsUrl'))).text();
     expect(metrics).toMatch(/reports_projector_events_behind \d+/);

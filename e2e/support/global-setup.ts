@@ -75,6 +75,11 @@ export default async function setup(project: TestProject): Promise<() => Promise
   return async () => {
     await suite.stop();
     otlp.server.close();
+    // REX_KEEP_E2E_DATA keeps the database (on DATABASE_URL's server) and the data directory to look into.
+    if (process.env.REX_KEEP_E2E_DATA && !embedded) {
+      process.stderr.write(`[e2e] kept database ${databaseName} and ${dataDir}\n`);
+      return;
+    }
     await dropDatabase(serverUrl, databaseName).catch(() => undefined);
     await embedded?.stop();
     if (!process.env.REX_KEEP_E2E_DATA) removeDataDirectory(dataDir);

@@ -43,7 +43,10 @@ export async function applyBatch(db: Pool, batchSize: number): Promise<number> {
         ORDER BY txid, id LIMIT $3`,
       [cursor[0].txid, cursor[0].event_id, batchSize],
     );
-    if (!events.length) return fillAttributeValues(client);
+    if (!events.length) {
+      await analyzeChangedTables(client);
+      return fillAttributeValues(client);
+    }
     const idsOf = (entity: string) => [...new Set(events.filter((e) => e.entity === entity).map((e) => e.entity_id))];
     const samples = idsOf('sample');
     await refreshSamples(client, samples);
@@ -81,6 +84,21 @@ async function fillAttributeValues(client: PoolClient, batchSize = 500): Promise
   const unknown = rows.filter((row) => !row.known).map((row) => row.id);
   if (unknown.length) await client.query(`UPDATE reports.occurrences SET attrs = '{}', sample_attrs = '{}' WHERE id = ANY($1::bigint[])`, [unknown]);
   return 0;
+}
+
+/**
+ * The read model's statistics follow its rows even where the server's autovacuum is off or behind:
+ * when idle, the projector analyzes each table it has changed by more than a tenth since the last
+ * analysis (at most every 10 s each). Report plans go quadratic on a table the planner takes for
+ * empty.
+ */
+async function analyzeChangedTables(client: PoolClient): Promise<void> {
+  const { rows } = await client.query<{ name: string }>(
+    `SELECT quote_ident(relname) AS name FROM pg_stat_user_tables
+      WHERE schemaname = 'reports' AND n_mod_since_analyze > 500 + n_live_tup / 10
+        AND coalesce(greatest(last_analyze, last_autoanalyze), '-infinity') < now() - interval '10 seconds'`,
+  );
+  for (const { name } of rows) await client.query(`ANALYZE reports.${name}`);
 }
 
 /** Updates the lag gauges from the database. */
