@@ -311,6 +311,8 @@ describe('search-index proxy under attack', () => {
       [{ aggs: { all: { global: {}, aggs: { top: { top_hits: {} } } } } }, 'global'],
       [{ suggest: { s: { text: 'quercus', term: { field: 'taxon.name' } } } }, 'suggest'],
       [{ knn: { field: 'v', query_vector: [1, 2], k: 5 } }, 'knn'],
+      [{ size: 0, aggs: { species: { terms: { field: 'taxon.name', min_doc_count: 0, size: 10000 } } } }, 'min_doc_count'],
+      [{ query: { has_child: { type: 'determination', query: { match_all: {} }, inner_hits: {} } } }, 'has_child'],
     ] as const) {
       const response = await api('POST', `${gateway.services}/es/_search`, { token: await token(), body });
       expect(response.status, name).toBe(400);

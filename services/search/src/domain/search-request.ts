@@ -54,10 +54,20 @@ const BODY_KEYS: Record<PathKind, Set<string>> = { search: SEARCH_BODY_KEYS, cou
 /**
  * Keys that reach beyond the filtered documents wherever they appear: an
  * aggregation over the whole index (`global`), background statistics of the
- * whole index (`significant_*`), and queries that read other documents by id
- * (`indexed_shape`, `percolate`, `more_like_this`).
+ * whole index (`significant_*`), queries that read other documents by id
+ * (`indexed_shape`, `percolate`, `more_like_this`), and joins to parent or
+ * child documents, which the filter does not bound (`has_child`,
+ * `has_parent`, and their `inner_hits`).
  */
-const ESCAPING_KEYS = new Set(['global', 'significant_terms', 'significant_text', 'indexed_shape', 'percolate', 'more_like_this', 'mlt']);
+const ESCAPING_KEYS = new Set([
+  'global', 'significant_terms', 'significant_text', 'indexed_shape', 'percolate', 'more_like_this', 'mlt', 'has_child', 'has_parent',
+]);
+
+/**
+ * A bucket aggregation with `min_doc_count: 0` lists every value of its field
+ * in the whole index, matched or not: the values of records outside the filter.
+ */
+const ZERO_COUNT_AGGREGATIONS = new Set(['terms', 'rare_terms', 'multi_terms']);
 
 export type FilteredRequest = { parameters: URLSearchParams; body: Json; queryStringClause?: Json };
 
@@ -77,6 +87,9 @@ function checkNested(value: unknown, where: string, depth = 0): void {
   if ('index' in object && 'id' in object) throw new RefusedRequest(`A lookup of another document is not allowed (in ${where}).`);
   for (const [key, item] of Object.entries(object)) {
     if (ESCAPING_KEYS.has(key)) throw new RefusedRequest(`"${key}" is not allowed through this proxy (in ${where}).`);
+    if (ZERO_COUNT_AGGREGATIONS.has(key) && item && typeof item === 'object' && 'min_doc_count' in item && !(Number((item as Json).min_doc_count) >= 1)) {
+      throw new RefusedRequest(`"min_doc_count" below 1 is not allowed in a "${key}" aggregation through this proxy (in ${where}).`);
+    }
     checkNested(item, where, depth + 1);
   }
 }

@@ -87,6 +87,16 @@ describe('allow-list', () => {
     expect(allowListVerdict(list, 'GET', '_search')).toBe('allowed');
     expect(allowListVerdict(list, 'post', '_search')).toBe('method');
     expect(allowListVerdict(list, 'get', '_delete_by_query')).toBe('path');
-    expect(allowListVerdict(undefined, 'delete', 'anything')).toBe('allowed');
+  });
+
+  it('when an end-point has no allowed list, then it only reads: writes, deletions and administration never reach the index', () => {
+    const list = compileAllowList(undefined);
+    for (const path of ['_search', '_count', '_mapping', '_mapping/field/taxon.name', '_field_caps', '_doc/1', '_source/abc']) expect(allowListVerdict(list, 'get', path), path).toBe('allowed');
+    for (const path of ['_search', '_count']) expect(allowListVerdict(list, 'post', path), path).toBe('allowed');
+    expect(allowListVerdict(list, 'post', '_doc/1')).toBe('method');
+    expect(allowListVerdict(list, 'delete', '_doc/1')).toBe('method');
+    expect(allowListVerdict(list, 'put', '_mapping')).toBe('method');
+    for (const path of ['_delete_by_query', '_update_by_query', '_bulk', '_doc', '_update/1', '_doc/1/_update', '_settings', '_async_search', '_searchx'])
+      for (const method of ['get', 'post', 'put', 'delete']) expect(allowListVerdict(list, method, path), `${method} ${path}`).not.toBe('allowed');
   });
 });

@@ -81,10 +81,18 @@ describe('what a filtered end-point forwards', () => {
       [{ query: { more_like_this: { like: [{ _id: '1' }] } } }, 'more_like_this'],
       [{ aggs: { s: { significant_terms: { field: 'x' } } } }, 'significant_terms'],
       [{ script_fields: {} }, 'script_fields'],
+      [{ aggs: { t: { terms: { field: 'taxon.name', min_doc_count: 0 } } } }, 'min_doc_count'],
+      [{ aggs: { t: { terms: { field: 'x' }, aggs: { u: { terms: { field: 'y', min_doc_count: '0' } } } } } }, 'min_doc_count'],
+      [{ aggs: { m: { multi_terms: { terms: [{ field: 'x' }, { field: 'y' }], min_doc_count: -1 } } } }, 'min_doc_count'],
+      [{ query: { has_child: { type: 'c', query: { match_all: {} }, inner_hits: {} } } }, 'has_child'],
+      [{ query: { bool: { should: [{ has_parent: { parent_type: 'p', query: { match_all: {} } } }] } } }, 'has_parent'],
       [{ runtime_mappings: {} }, 'runtime_mappings'],
     ];
     for (const [body, name] of bodies) expect(attempt(filtered, request(['_search'], { method: 'post', body })).refused, name).toMatch(new RegExp(name));
     expect(attempt(filtered, request(['_search'], { query: 'preference=x' })).refused).toMatch(/preference/);
+    // Counts of one or more only list values of the documents the filter lets through.
+    const kept = { aggs: { t: { terms: { field: 'taxon.name', min_doc_count: 2 } }, d: { date_histogram: { field: 'date', calendar_interval: 'month', min_doc_count: 0 } } } };
+    expect(attempt(filtered, request(['_search'], { method: 'post', body: kept })).out).toBeDefined();
   });
 
   it('when a GET carries a body, then a search goes as POST with the filter and any other path is refused', () => {

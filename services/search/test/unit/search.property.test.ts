@@ -17,7 +17,7 @@ const runs = (ci: number) => ({ seed: SEED, numRuns: Number(process.env.FUZZ_RUN
 
 const allowed = compileAllowList({ get: { '/^_search/': 'search', '^_mapping': 'mappings', '.*': 'anything' }, post: { '.*': 'anything' } });
 const filtered: Endpoint = { url: 'http://127.0.0.1:9200/base', index: 'occurrence', applyFilters: true, allowed };
-const open: Endpoint = { ...filtered, applyFilters: false, allowed: undefined };
+const open: Endpoint = { ...filtered, applyFilters: false, allowed: compileAllowList(undefined) };
 
 const auth = { entity: 'ENTITY_USER', websiteId: '1', userId: '7', scope: 'SCOPE_USER', method: 'jwtUser', sharingWebsiteIds: [], siteRole: 3, connection: null };
 
