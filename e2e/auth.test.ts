@@ -209,6 +209,7 @@ describe("a website's token rules", () => {
     const cases: [string, string][] = [
       [await sign({ aud: 'rex-api' }, { exp: false }), 'The token must have an expiry (exp).'],
       [await sign({ aud: 'rex-api' }, { iat: now - 3_600 }), 'The token is older than this website allows.'],
+      [await sign({ aud: 'rex-api' }, { iat: now + 86_400 }), 'The token says it was issued in the future (iat).'],
       [await sign({ aud: 'another-api' }), 'The token is not meant for this API (aud).'],
       [await sign({}), 'The token is not meant for this API (aud).'],
     ];

@@ -35,8 +35,12 @@ const asUser = (query: string, bearer = demoToken) => api('GET', `/changes?${que
 const asClient = (query: string, projId = FEED.projId) =>
   api('GET', `/changes?proj_id=${projId}&${query}`, { headers: { Authorization: feedClient().Authorization } });
 
-/** Follows next_cursor until the feed has nothing more, as a synchronising client does. */
-async function readAll(read: (query: string) => Promise<{ status: number; body: Page; text: string }>, start: string): Promise<{ changes: Change[]; cursor: string }> {
+/** Follows next_cursor until the feed has nothing more, as a synchronising client does, asking each page with `also`. */
+async function readAll(
+  read: (query: string) => Promise<{ status: number; body: Page; text: string }>,
+  start: string,
+  also = '',
+): Promise<{ changes: Change[]; cursor: string }> {
   const changes: Change[] = [];
   let query = start;
   for (let pages = 0; pages < 10_000; pages++) {
@@ -44,7 +48,7 @@ async function readAll(read: (query: string) => Promise<{ status: number; body: 
     expect(answer.status, answer.text).toBe(200);
     changes.push(...answer.body.changes);
     if (!answer.body.has_more) return { changes, cursor: answer.body.next_cursor };
-    query = `cursor=${answer.body.next_cursor}&limit=1000`;
+    query = `cursor=${answer.body.next_cursor}&limit=1000${also}`;
   }
   throw new Error('the feed did not end');
 }
@@ -136,7 +140,8 @@ describe('the change feed', () => {
 
   it("when a connection replays the feed from the beginning, then it ends with exactly the read model's occurrences it may see", async () => {
     await eventually(async () => {
-      const { changes } = await readAll((query) => asClient(query), 'from=beginning&entities=occurrences&limit=1000');
+      const { changes } = await readAll((query) => asClient(query), 'from=beginning&entities=occurrences&limit=1000', '&entities=occurrences');
+      expect(changes.filter((change) => change.entity !== 'occurrence')).toEqual([]);
       const state = new Set<string>();
       for (const change of changes) {
         if (change.operation === 'deleted') state.delete(change.id);
@@ -150,7 +155,13 @@ describe('the change feed', () => {
       const visibleIds = new Set(visible.map((row) => row.id));
       const differing = [...state].filter((id) => !visibleIds.has(id)).concat([...visibleIds].filter((id) => !state.has(id)));
       const rows = differing.length
-        ? await dbQuery('SELECT id, website_id, created_by_id, deleted, confidential, release_status, sensitivity_precision FROM reports.occurrences WHERE id = ANY($1::bigint[])', [differing.slice(0, 20)])
+        ? await dbQuery(
+            `SELECT i.id, to_jsonb(r) AS read_model, to_jsonb(o) - 'comment' AS record,
+                    (SELECT json_agg(c.*) FROM reports.changes c WHERE c.entity = 'occurrence' AND c.entity_id = i.id) AS changes,
+                    (SELECT json_agg(json_build_object('entity', e.entity, 'operation', e.operation, 'id', e.id)) FROM records.outbox e WHERE e.entity_id IN (i.id, o.sample_id)) AS events
+               FROM unnest($1::bigint[]) AS i(id) LEFT JOIN reports.occurrences r ON r.id = i.id LEFT JOIN records.occurrences o ON o.id = i.id`,
+            [differing.slice(0, 5)],
+          )
         : [];
       expect([...state].sort(), `the feed and the read model differ on ${JSON.stringify(rows)}`).toEqual([...visibleIds].sort());
     }, 20_000);

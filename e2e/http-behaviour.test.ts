@@ -138,6 +138,21 @@ describe('formats of the deprecated lists', () => {
     expect(html.headers.get('deprecation')).toBe('true');
   });
 
+  it('when any answer is given (a report as CSV, NDJSON or HTML, JSON, an error, health), then it tells browsers not to sniff its type', async () => {
+    const bearer = await token();
+    const report = '/reports/library/occurrences/filterable_explore_list.xml?limit=1';
+    const answers = [
+      await api('GET', `${report}&format=csv`, { token: bearer }),
+      await api('GET', `${report}&format=ndjson`, { token: bearer }),
+      await api('GET', `${report}&format=html`, { token: bearer }),
+      await api('GET', report, { token: bearer }),
+      await api('GET', '/samples/1'),
+      await api('GET', `${services().replace(/\/index\.php.*$/, '')}/healthz`),
+    ];
+    for (const answer of answers) expect(answer.headers.get('x-content-type-options'), answer.text.slice(0, 80)).toBe('nosniff');
+    expect(answers.slice(0, 4).map((answer) => answer.status)).toEqual([200, 200, 200, 200]);
+  });
+
   it('when an answer without a data list is asked for as CSV, then 400 naming the formats it comes in', async () => {
     const response = await api('GET', '/reports?format=csv', { token: await token() });
     expect(response.status).toBe(400);

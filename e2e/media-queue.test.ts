@@ -203,6 +203,23 @@ describe('media queue', () => {
       expect(over.body.message?.photo).toMatch(/quota/);
       expect((await send(100)).status).toBe(200);
       expect(await dbQuery('SELECT count(*)::int AS n FROM media.files WHERE user_id = $1', [uploaderId])).toEqual([{ n: 2 }]);
+
+      // Uploads sent side by side share the allowance: together they keep within it.
+      const sideBySide = 13;
+      await addToWorld({ users: [{ id: sideBySide, username: 'parallel-uploader', websites: [{ website_id: DEMO.websiteId, role: 'user' }] }] });
+      const parallel = await token({ userId: sideBySide });
+      const answers = await Promise.all(
+        Array.from({ length: 8 }, async () => {
+          const form = new FormData();
+          form.append('photo', new Blob([jpeg(3_000)]), 'photo.jpg');
+          return (await fetch(`${gateway.services}/media-queue`, { method: 'POST', body: form, headers: { Authorization: `Bearer ${parallel}` } })).status;
+        }),
+      );
+      expect(answers.filter((status) => status === 429).length, JSON.stringify(answers)).toBeGreaterThan(0);
+      expect(answers.every((status) => status === 200 || status === 429), JSON.stringify(answers)).toBe(true);
+      const [{ bytes }] = await dbQuery<{ bytes: number }>('SELECT coalesce(sum(size), 0)::int AS bytes FROM media.files WHERE user_id = $1', [sideBySide]);
+      expect(bytes).toBeLessThanOrEqual(10_000);
+      expect(bytes).toBeGreaterThan(0);
     } finally {
       gateway.stop();
     }

@@ -193,6 +193,13 @@ describe('directClient', () => {
     expect(other.body).toMatchObject({ code: 403, message: NOT_A_USER });
   });
 
+  it('when a name no client has is tried, then it is answered exactly as a real client\'s name is: ten 401s, then 429', async () => {
+    const answers = [];
+    for (let i = 0; i < 11; i++) answers.push((await call('GET', '/samples?proj_id=G1', header('made-up-client', `guess-${i}`))).body);
+    expect(answers.slice(0, 10)).toEqual(Array(10).fill(expect.objectContaining({ code: 401, message: 'Unable to authorise' })));
+    expect(answers[10]).toMatchObject({ code: 429 });
+  });
+
   it('when a database client names a connection, then it is admitted read-only: writes are 405', async () => {
     const read = await call('GET', `/samples/${sampleId}?proj_id=${DB_CLIENT.projId}`, header());
     expect(read.status).toBe(403);
@@ -251,6 +258,16 @@ describe('jwtClient', () => {
     expect((await call('GET', query, `Bearer ${await clientToken({ key: keyPair().privateKey })}`)).status).toBe(401);
     expect((await call('GET', query, `Bearer ${await clientToken({ expiresIn: '-5m' })}`)).status).toBe(401);
     expect((await call('GET', query, `Bearer ${await clientToken({ username: 'nobody' })}`)).status).toBe(401);
+  });
+
+  it('when a token is not signed by the client it names, then the answer is the same whether the client, its connection or neither exists', async () => {
+    const forged = keyPair().privateKey;
+    const answers = [];
+    for (const [username, projId] of [[DB_CLIENT.username, DB_CLIENT.projId], [DB_CLIENT.username, 'NOPE'], ['nobody', DB_CLIENT.projId], ['nobody', 'NOPE']]) {
+      const response = await call('GET', `/samples/${sampleId}?proj_id=${projId}`, `Bearer ${await clientToken({ key: forged, username })}`);
+      answers.push({ status: response.status, message: response.body.message });
+    }
+    expect(answers).toEqual(Array(4).fill({ status: 401, message: 'Unable to authorise' }));
   });
 });
 

@@ -185,6 +185,12 @@ export function createApp(options: AppOptions): Express {
   app.set('trust proxy', options.trustProxy.trim() === '' ? false : options.trustProxy);
   if (options.publicBaseUrl) app.set(PUBLIC_BASE, options.publicBaseUrl.replace(/\/+$/, ''));
   app.set('etag', false);
+  // Every answer is what its Content-Type says: no browser may read a CSV, NDJSON or JSON answer
+  // holding a client's text as a page or a script.
+  app.use((_req, res, next) => {
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    next();
+  });
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });

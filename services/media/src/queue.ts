@@ -60,6 +60,14 @@ export function createMediaQueue(
   { publicFiles }: { publicFiles: boolean },
 ) {
   let backfilling = false;
+  // Bytes of uploads still arriving, per uploader: uploads sent side by side share one allowance
+  // (the database only counts finished ones).
+  const arriving = new Map<string, number>();
+  const addArriving = (key: string, bytes: number) => {
+    const total = (arriving.get(key) ?? 0) + bytes;
+    if (total > 0) arriving.set(key, total);
+    else arriving.delete(key);
+  };
   async function makeVariants(name: string, contentType: string): Promise<void> {
     const outcome = await variants.make(name, contentType);
     if (outcome !== 'later') await markVariants(db, name, outcome);
@@ -77,45 +85,56 @@ export function createMediaQueue(
     async upload(header: UploadHeader, data: AsyncIterable<Buffer>) {
       const who = uploader(header.auth);
       const field = header.field || 'file';
-      // The file may be as large as the limit, and as what is left of the uploader's hourly quota.
-      const allowance = quota.bytesPerHour - (await bytesUploadedLastHour(db, who.websiteId, who.userId));
-      if (allowance <= 0) throw overQuota(field, quota);
-      const refuseSize = () => (size > limits.maxUploadSize ? tooLarge(field) : overQuota(field, quota));
-      const maxSize = Math.min(limits.maxUploadSize, allowance);
-      const chunks = data[Symbol.asyncIterator]();
-      const head: Buffer[] = [];
+      // The file may be as large as the limit, and as what is left of the uploader's hourly quota
+      // once the uploads finished in the last hour and those arriving beside it are counted.
+      const key = `${who.websiteId}:${who.userId ?? ''}`;
+      const uploaded = await bytesUploadedLastHour(db, who.websiteId, who.userId);
+      if (uploaded + (arriving.get(key) ?? 0) >= quota.bytesPerHour) throw overQuota(field, quota);
       let size = 0;
-      while (size < SNIFF_BYTES) {
-        const next = await chunks.next();
-        if (next.done) break;
-        head.push(next.value);
-        size += next.value.length;
-        if (size > maxSize) throw refuseSize();
-      }
-      const first = Buffer.concat(head);
-      const type = await detectType(first.subarray(0, SNIFF_BYTES), limits.allowedTypes);
-      if (!type) throw notAllowed(field);
-      const name = queuedName(type.extension);
-      async function* content() {
-        yield first;
-        for (let next = await chunks.next(); !next.done; next = await chunks.next()) {
-          size += next.value.length;
-          if (size > maxSize) throw refuseSize();
-          yield next.value;
-        }
-      }
-      await storage.write(queueKey(name), Readable.from(content()));
+      const take = (chunk: Buffer) => {
+        size += chunk.length;
+        addArriving(key, chunk.length);
+        if (size > limits.maxUploadSize) throw tooLarge(field);
+        if (uploaded + arriving.get(key)! > quota.bytesPerHour) throw overQuota(field, quota);
+      };
       try {
-        await insertFile(
-          db,
-          { name, ...who, field, originalName: header.filename, contentType: type.contentType, mediaType: type.mediaType, size },
-          lifetimes.queueSeconds,
-        );
-      } catch (error) {
-        await storage.remove(queueKey(name));
-        throw error;
+        const chunks = data[Symbol.asyncIterator]();
+        const head: Buffer[] = [];
+        while (size < SNIFF_BYTES) {
+          const next = await chunks.next();
+          if (next.done) break;
+          head.push(next.value);
+          take(next.value);
+        }
+        const first = Buffer.concat(head);
+        const type = await detectType(first.subarray(0, SNIFF_BYTES), limits.allowedTypes);
+        if (!type) throw notAllowed(field);
+        const name = queuedName(type.extension);
+        async function* content() {
+          yield first;
+          for (let next = await chunks.next(); !next.done; next = await chunks.next()) {
+            take(next.value);
+            yield next.value;
+          }
+        }
+        await storage.write(queueKey(name), Readable.from(content()));
+        try {
+          // Uploads that finished meanwhile count too: the allowance is checked again, now that
+          // the file is whole, against the database and the uploads still arriving.
+          if ((await bytesUploadedLastHour(db, who.websiteId, who.userId)) + arriving.get(key)! > quota.bytesPerHour) throw overQuota(field, quota);
+          await insertFile(
+            db,
+            { name, ...who, field, originalName: header.filename, contentType: type.contentType, mediaType: type.mediaType, size },
+            lifetimes.queueSeconds,
+          );
+        } catch (error) {
+          await storage.remove(queueKey(name));
+          throw error;
+        }
+        return { name, contentType: type.contentType, mediaType: type.mediaType, size };
+      } finally {
+        addArriving(key, -size);
       }
-      return { name, contentType: type.contentType, mediaType: type.mediaType, size };
     },
 
     /** Holds the named files for one submission; every name must be claimable, or none is held. */

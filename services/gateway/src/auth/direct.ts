@@ -101,7 +101,10 @@ export function directClient(directory: Directory, config: RestConfig): Authenti
       return legacyProjectCaller('directClient', username!, legacy, projId, project);
     }
     const client = await directory.clientByUsername(username!);
-    if (!client) throw new HttpError(401, 'Unable to authorise');
+    if (!client) {
+      await directory.unknownClientAttempt(username!);
+      throw new HttpError(401, 'Unable to authorise');
+    }
     // The same answer as for an unknown client, so usernames cannot be found by trying them.
     if (!(await directory.clientSecretMatches(client, secret ?? ''))) throw new HttpError(401, 'Unable to authorise');
     if (req.resource === 'projects') {

@@ -73,6 +73,18 @@ export function createDirectory(db: Pool, ttlMs: number, jwksCacheMs = 10 * 60_0
   const secrets = new TtlCache<boolean>(ttlMs, 10_000, changes);
   // Failed secret checks per client in the current minute: past the limit, no scrypt is run.
   const failures = new TtlCache<number>(60_000, 10_000);
+  // The same count for names no client has, kept apart so that a flood of made-up names cannot
+  // push real clients' counts out.
+  const unknownNameFailures = new TtlCache<number>(60_000, 10_000);
+  /** Refuses (429) a key past the limit; otherwise `attempt` decides, and a failure is counted. */
+  async function throttled(cache: TtlCache<number>, key: string, attempt: () => Promise<boolean>): Promise<boolean> {
+    const failed = cache.get(key) ?? 0;
+    if (failed >= CLIENT_FAILURES_PER_MINUTE) throw new HttpError(429, 'Too many failed attempts for this client; try again in a minute.');
+    const matches = await attempt();
+    // The minute runs from the first failure.
+    if (!matches) cache.set(key, failed + 1, failed === 0 ? 60_000 : cache.ttlOf(key));
+    return matches;
+  }
   const sharing = new TtlCache<string[]>(ttlMs, 10_000, changes);
 
   async function keysOf(row: { public_key: string | null; jwks_url: string | null }): Promise<{ keys?: KeySet; badKey: boolean }> {
@@ -212,13 +224,18 @@ export function createDirectory(db: Pool, ttlMs: number, jwksCacheMs = 10 * 60_0
     async clientSecretMatches(client: Client, secret: string): Promise<boolean> {
       const key = createHash('sha256').update(client.secretHash).update('\0').update(secret).digest('base64');
       if (secrets.get(key)) return true;
-      const failed = failures.get(client.id) ?? 0;
-      if (failed >= CLIENT_FAILURES_PER_MINUTE) throw new HttpError(429, 'Too many failed attempts for this client; try again in a minute.');
-      const matches = await verifySecret(secret, client.secretHash);
+      const matches = await throttled(failures, client.id, () => verifySecret(secret, client.secretHash));
       if (matches) secrets.set(key, true);
-      // The minute runs from the first failure.
-      else failures.set(client.id, failed + 1, failed === 0 ? 60_000 : failures.ttlOf(client.id));
       return matches;
+    },
+
+    /**
+     * A secret given for a name no client has: a failure counted as for a real client's name, so
+     * the name is refused (429) after as many attempts, and the answers tell nothing of which
+     * names exist.
+     */
+    async unknownClientAttempt(username: string): Promise<void> {
+      await throttled(unknownNameFailures, username, async () => false);
     },
   };
 }

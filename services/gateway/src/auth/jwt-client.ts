@@ -36,19 +36,23 @@ export function jwtClient(directory: Directory, claimNamespace: string, cacheTtl
     const payload = peekPayload(token);
     const names = await clientAndWebsite(payload);
     if (!names) return undefined;
+    // Until the token's signature is checked, every refusal reads the same, so that client names
+    // cannot be told from unknown ones.
     const client = await directory.clientByUsername(names.username);
-    const connection = client?.connections.get(projId);
-    const website = await directory.websiteByUrl(names.websiteUrl);
-    if (!client || !connection || !website || website.id !== connection.websiteId) throw new HttpError(401, 'Invalid client system ID');
+    if (!client) throw new HttpError(401, 'Unable to authorise');
     if (client.badKey) throw new HttpError(500, 'The public key stored for the client cannot be read.');
     if (!client.keys) throw new HttpError(401, 'Unable to authorise');
+    let untilExpiry: number;
     try {
       const checked = await client.keys.verify(token);
-      const untilExpiry = typeof checked.exp === 'number' ? checked.exp * 1000 - Date.now() : cacheTtlMs;
-      admitted.set(cacheKey, { client, connection }, Math.min(untilExpiry, cacheTtlMs));
+      untilExpiry = typeof checked.exp === 'number' ? checked.exp * 1000 - Date.now() : cacheTtlMs;
     } catch {
       throw new HttpError(401, 'Unable to authorise');
     }
+    const connection = client.connections.get(projId);
+    const website = await directory.websiteByUrl(names.websiteUrl);
+    if (!connection || !website || website.id !== connection.websiteId) throw new HttpError(401, 'Invalid client system ID');
+    admitted.set(cacheKey, { client, connection }, Math.min(untilExpiry, cacheTtlMs));
     return connectionCaller('jwtClient', client, connection);
   };
 }

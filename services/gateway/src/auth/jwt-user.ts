@@ -20,6 +20,8 @@ export function checkTokenRules(payload: JwtPayload, rules: TokenRules, now = Da
     const issuedAt = payload.iat;
     if (typeof issuedAt !== 'number') throw new HttpError(401, 'The token must say when it was issued (iat).');
     if (now / 1000 - issuedAt > rules.maxAgeS + LEEWAY_S) throw new HttpError(401, 'The token is older than this website allows.');
+    // A token dated in the future would pass the age check for as long as its issuer liked.
+    if (issuedAt - now / 1000 > LEEWAY_S) throw new HttpError(401, 'The token says it was issued in the future (iat).');
   }
   if (rules.audience !== null) {
     const audiences = Array.isArray(payload.aud) ? payload.aud : [payload.aud];

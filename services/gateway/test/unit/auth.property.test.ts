@@ -44,6 +44,7 @@ const directory = {
   roleOf: async (userId: string, websiteId: string) => (userId === '7' && websiteId === '1' ? 3 : null),
   clientByUsername: async (username: string) => (username === 'client1' ? client : null),
   clientSecretMatches: async (_: Client, secret: string) => secret === 'client:secret',
+  unknownClientAttempt: async () => undefined,
 } as unknown as Directory;
 const config = {
   allow_auth_tokens_in_url: true,
