@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { freePort } from '@rex/db';
 import { startGateway, type ExtraGateway } from './support/gateway.ts';
+import { queuedPhoto } from './support/media.ts';
 import { api, sampleSubmission, setUpWorld, token } from './support/world.ts';
 
 beforeAll(setUpWorld);
@@ -38,6 +39,24 @@ describe('metrics', () => {
     expect(reports).toMatch(/rex_db_pool_max\{pool="rex-reports-read"\} \d+/);
     expect(reports).toMatch(/rex_db_pool_waiting\{pool="rex-reports-read"\} \d+/);
     expect(reports).toMatch(/rex_db_pool_connections\{pool="rex-reports-read",state="idle"\} \d+/);
+  });
+
+  it('when a file is uploaded and read back and the search index is asked, then both sides count Upload, Download and Forward', async () => {
+    const bearer = await token();
+    const name = await queuedPhoto(bearer);
+    expect((await api('GET', `/media-queue/${name}`, { token: bearer })).status).toBe(200);
+    // No index server runs beside the e2e suite: the call fails, and is counted with its code.
+    expect((await api('GET', '/es/_search', { token: bearer })).status).toBe(503);
+    const gateway = await (await fetch(inject('gatewayMetricsUrl'))).text();
+    const media = await (await fetch(inject('mediaMetricsUrl'))).text();
+    const search = await (await fetch(inject('searchMetricsUrl'))).text();
+    for (const method of ['Upload', 'Download']) {
+      expect(gateway).toMatch(new RegExp(`grpc_client_handling_seconds_count\\{grpc_service="media.v1.MediaService",grpc_method="${method}",grpc_code="OK"\\} [1-9]`));
+      expect(media).toMatch(new RegExp(`grpc_server_handled_total\\{grpc_service="media.v1.MediaService",grpc_method="${method}",grpc_code="OK"\\} [1-9]`));
+    }
+    expect(gateway).toMatch(/grpc_client_handling_seconds_count\{grpc_service="search.v1.SearchService",grpc_method="Forward",grpc_code="UNAVAILABLE"\} [1-9]/);
+    expect(search).toMatch(/grpc_server_handled_total\{grpc_service="search.v1.SearchService",grpc_method="Forward",grpc_code="UNAVAILABLE"\} [1-9]/);
+    expect(search).toMatch(/grpc_server_calls_in_flight\{grpc_service="search.v1.SearchService",grpc_method="Forward"\} 0/);
   });
 });
 

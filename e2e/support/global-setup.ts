@@ -19,6 +19,8 @@ declare module 'vitest' {
     gatewayMetricsUrl: string;
     recordsMetricsUrl: string;
     reportsMetricsUrl: string;
+    mediaMetricsUrl: string;
+    searchMetricsUrl: string;
     reportsAddress: string;
     mediaAddress: string;
     dataDir: string;
@@ -37,7 +39,13 @@ export default async function setup(project: TestProject): Promise<() => Promise
   }
   const databaseUrl = await createDatabase(serverUrl, databaseName);
   const otlp = await startOtlpReceiver();
-  const [gatewayMetricsPort, recordsMetricsPort, reportsMetricsPort] = [await freePort(), await freePort(), await freePort()];
+  const [gatewayMetricsPort, recordsMetricsPort, reportsMetricsPort, mediaMetricsPort, searchMetricsPort] = [
+    await freePort(),
+    await freePort(),
+    await freePort(),
+    await freePort(),
+    await freePort(),
+  ];
   const suite = await startSuite({
     dataDir,
     databaseUrl,
@@ -57,7 +65,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
       WEBHOOKS_ENABLED: 'false',
       WEBHOOKS_ALLOW_HTTP: 'true',
     },
-    metricsPorts: { gateway: gatewayMetricsPort, records: recordsMetricsPort, reports: reportsMetricsPort },
+    metricsPorts: { gateway: gatewayMetricsPort, records: recordsMetricsPort, reports: reportsMetricsPort, media: mediaMetricsPort, search: searchMetricsPort },
   });
   project.provide('gatewayUrl', suite.gatewayUrl);
   project.provide('databaseUrl', databaseUrl);
@@ -68,6 +76,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide('gatewayMetricsUrl', `http://127.0.0.1:${gatewayMetricsPort}/metrics`);
   project.provide('recordsMetricsUrl', `http://127.0.0.1:${recordsMetricsPort}/metrics`);
   project.provide('reportsMetricsUrl', `http://127.0.0.1:${reportsMetricsPort}/metrics`);
+  project.provide('mediaMetricsUrl', `http://127.0.0.1:${mediaMetricsPort}/metrics`);
+  project.provide('searchMetricsUrl', `http://127.0.0.1:${searchMetricsPort}/metrics`);
   project.provide('reportsAddress', suite.reportsAddress);
   project.provide('mediaAddress', suite.mediaAddress);
   project.provide('dataDir', dataDir);

@@ -11,8 +11,8 @@ const IGNORED_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
 const REDACTED_PARAMETERS = ['secret', 'auth_token', 'token', 'password', 'user', 'user_id', 'Signature', 'AWSAccessKeyId', 'X-Goog-Signature', 'X-Amz-Signature', 'sig'];
 
 /** The name of the rex service this process runs (services/<name>/…), the default OTEL_SERVICE_NAME. */
-function serviceOfEntrypoint(): string | undefined {
-  return /services\/([a-z]+)\//.exec(process.argv[1] ?? '')?.[1];
+export function serviceOfEntrypoint(entrypoint = process.argv[1] ?? ''): string | undefined {
+  return /services\/([a-z]+)\//.exec(entrypoint)?.[1];
 }
 
 /** True when traces have an exporter to go to and the SDK is not disabled. */
