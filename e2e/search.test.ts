@@ -3,20 +3,24 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO } from '@rex/admin';
 import { startGateway, type ExtraGateway } from './support/gateway.ts';
-import { DB_CLIENT, WEBSITE_PASSWORD, api, clientToken, setUpWorld, token } from './support/world.ts';
+import { DB_CLIENT, WEBSITE_PASSWORD, api, clientToken, eventually, setUpWorld, token } from './support/world.ts';
 
 type Received = { method: string; url: string; body: string };
 
 /** A stand-in for Elasticsearch on loopback: records what it receives and answers like an index. */
-async function startIndex(): Promise<{ url: string; received: Received[]; server: Server }> {
+async function startIndex(): Promise<{ url: string; received: Received[]; server: Server; abandoned: string[] }> {
   const received: Received[] = [];
+  const abandoned: string[] = [];
   const server = createServer((req: IncomingMessage, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const body = Buffer.concat(chunks).toString('utf8');
       received.push({ method: req.method!, url: req.url!, body });
-      if (body.includes('"broken"')) {
+      if (body.includes('"hang"')) {
+        // Never answers; notes when the proxy gives the request up.
+        res.on('close', () => abandoned.push(body));
+      } else if (body.includes('"broken"')) {
         res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { root_cause: [{ reason: 'Failed to parse query [broken' }] } }));
       } else if (body.includes('"explode"')) {
         res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { reason: 'shard failure' } }));
@@ -26,7 +30,7 @@ async function startIndex(): Promise<{ url: string; received: Received[]; server
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, received, server };
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, received, server, abandoned };
 }
 
 /** Sends a path exactly as written (fetch would resolve `..` and re-encode it). */
@@ -271,20 +275,22 @@ describe('search-index proxy under attack', () => {
     '_msearch',
   ];
 
-  async function callers(): Promise<[string, string, Record<string, string>][]> {
+  async function callers(): Promise<[string, string, Record<string, string>, string][]> {
     return [
-      ['jwtUser', 'es', { Authorization: `Bearer ${await token()}` }],
-      ['directClient', 'es', { Authorization: `USER:${DB_CLIENT.username}:SECRET:${DB_CLIENT.secret}` }],
-      ['anonymous, open end-point', 'open', {}],
+      ['jwtUser', 'es', { Authorization: `Bearer ${await token()}` }, ''],
+      ['jwtClient', 'es', { Authorization: `Bearer ${await clientToken()}` }, `?proj_id=${DB_CLIENT.projId}`],
+      ['directClient', 'es', { Authorization: `USER:${DB_CLIENT.username}:SECRET:${DB_CLIENT.secret}` }, `?proj_id=${DB_CLIENT.projId}`],
+      ['legacy configuration client without proj_id', 'es', { Authorization: 'USER:LEGACY:SECRET:legacy-secret' }, ''],
+      ['directWebsite (search not enabled)', 'es', { Authorization: `WEBSITE_ID:${DEMO.websiteId}:SECRET:${WEBSITE_PASSWORD}` }, ''],
+      ['anonymous, open end-point', 'open', {}, ''],
     ];
   }
 
   it('when a path tries to leave the filtered search or the index, then every caller gets a JSON 4xx and the index receives nothing', async () => {
     const before = index.received.length;
-    for (const [who, endpoint, headers] of await callers()) {
+    for (const [who, endpoint, headers, query] of await callers()) {
       for (const probe of probes) {
         for (const method of ['GET', 'POST']) {
-          const query = who === 'directClient' ? `?proj_id=${DB_CLIENT.projId}` : '';
           const body = method === 'POST' || probe === '_doc/1' ? JSON.stringify({ query: { match_all: {} } }) : undefined;
           const response = await rawRequest(method, `${gateway.services}/${endpoint}/${probe}${query}`, headers, body);
           expect(response.status, `${who} ${method} ${probe}: ${JSON.stringify(response.body)}`).toBeGreaterThanOrEqual(400);
@@ -322,6 +328,21 @@ describe('search-index proxy under attack', () => {
     expect(routing.status).toBe(400);
     expect(routing.body.message).toContain('routing');
     expect(index.received.length).toBe(before);
+  });
+
+  it('when the client of a search goes away while the index is still answering, then the request to the index is given up too', async () => {
+    const marker = `hang-${Date.now()}`;
+    const controller = new AbortController();
+    const pending = fetch(`${gateway.services}/es/_search`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${await token()}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ query: { match: { hang: marker } } }),
+      signal: controller.signal,
+    }).catch(() => undefined);
+    await eventually(async () => expect(index.received.some((r) => r.body.includes(marker))).toBe(true));
+    controller.abort();
+    await pending;
+    await eventually(async () => expect(index.abandoned.some((body) => body.includes(marker))).toBe(true), 5_000);
   });
 
   it('when a GET with a body asks for a document of an unfiltered end-point, then it is refused, not turned into a write', async () => {

@@ -26,6 +26,8 @@ export type SuiteOptions = {
   reportsPort?: number;
   mediaPort?: number;
   env?: Record<string, string>;
+  /** Variables of one service only, over `env`. */
+  serviceEnv?: Partial<Record<ServiceName, Record<string, string>>>;
   /** Fixed /metrics ports; free ones are picked otherwise. */
   metricsPorts?: { gateway?: number; records?: number; search?: number; reports?: number; media?: number };
   /** Where the services' logs go; 'inherit' shows them on this terminal. */
@@ -279,7 +281,7 @@ export async function startSuite(options: SuiteOptions = {}): Promise<Suite> {
     const common = { DATABASE_URL: databaseUrl, INTERNAL_AUTH_SECRET: internalSecret, ...options.env };
     const metricsPort = (name: ServiceName) => String(options.metricsPorts?.[name] ?? 0);
     const grpcService = (name: ServiceName, port: number, env: Record<string, string> = {}) =>
-      spawnService(name, port, { ...common, GRPC_HOST: '127.0.0.1', GRPC_PORT: String(port), METRICS_PORT: metricsPort(name), ...env }, options.logs);
+      spawnService(name, port, { ...common, GRPC_HOST: '127.0.0.1', GRPC_PORT: String(port), METRICS_PORT: metricsPort(name), ...env, ...options.serviceEnv?.[name] }, options.logs);
 
     // Every service migrates its own schema (under an advisory lock), so all of them start at once.
     progress('starting records, search, reports, media and gateway');
@@ -290,7 +292,16 @@ export async function startSuite(options: SuiteOptions = {}): Promise<Suite> {
     const gateway = spawnService(
       'gateway',
       gatewayPort,
-      { ...common, GATEWAY_PORT: String(gatewayPort), RECORDS_ADDR: recordsAddress, SEARCH_ADDR: searchAddress, REPORTS_ADDR: reportsAddress, MEDIA_ADDR: mediaAddress, METRICS_PORT: metricsPort('gateway') },
+      {
+        ...common,
+        GATEWAY_PORT: String(gatewayPort),
+        RECORDS_ADDR: recordsAddress,
+        SEARCH_ADDR: searchAddress,
+        REPORTS_ADDR: reportsAddress,
+        MEDIA_ADDR: mediaAddress,
+        METRICS_PORT: metricsPort('gateway'),
+        ...options.serviceEnv?.gateway,
+      },
       options.logs,
     );
     started.push(records, search, reports, media, gateway);
