@@ -5,16 +5,24 @@ import { PROTO_FILES, PROTOS_DIR } from '@rex/protos';
 /** A field that failed validation: `field` is `<entity>:<field>` as the REST API reports it. */
 export type FieldViolation = { field: string; description: string };
 
+/**
+ * Why a call failed, where its gRPC status alone does not say enough for the caller to answer
+ * (sent as `google.rpc.ErrorInfo.reason`; the gateway's one table turns each into its HTTP status).
+ */
+export type ErrorReason = 'VERSION_MISMATCH' | 'METHOD_NOT_ALLOWED' | 'FILE_TOO_LARGE' | 'FILE_TYPE_NOT_ALLOWED' | 'UPLOAD_QUOTA_USED';
+
 /** Errors a handler throws; the gRPC adapter turns each into a status. */
 export class DomainError extends Error {
   readonly code: grpc.status;
   readonly violations: FieldViolation[];
   readonly metadata: Record<string, string>;
-  constructor(code: grpc.status, message: string, violations: FieldViolation[] = [], metadata: Record<string, string> = {}) {
+  readonly reason: ErrorReason | undefined;
+  constructor(code: grpc.status, message: string, violations: FieldViolation[] = [], metadata: Record<string, string> = {}, reason?: ErrorReason) {
     super(message);
     this.code = code;
     this.violations = violations;
     this.metadata = metadata;
+    this.reason = reason;
   }
 }
 
@@ -25,9 +33,9 @@ export const invalid = (violations: FieldViolation[] | Record<string, string>, m
     Array.isArray(violations) ? violations : Object.entries(violations).map(([field, description]) => ({ field, description })),
   );
 export const badRequest = (message: string): DomainError => new DomainError(grpc.status.FAILED_PRECONDITION, message);
-/** A precondition the client set (If-Match) does not hold: HTTP 412. */
+/** A precondition the client set (If-Match) does not hold. */
 export const preconditionFailed = (message: string): DomainError =>
-  new DomainError(grpc.status.FAILED_PRECONDITION, message, [], { http_status: '412' });
+  new DomainError(grpc.status.FAILED_PRECONDITION, message, [], {}, 'VERSION_MISMATCH');
 export const notFound = (message = 'Not Found'): DomainError => new DomainError(grpc.status.NOT_FOUND, message);
 export const forbidden = (message: string): DomainError => new DomainError(grpc.status.PERMISSION_DENIED, message);
 export const conflict = (message: string, metadata: Record<string, string> = {}): DomainError =>
@@ -115,8 +123,8 @@ export function toServiceError(error: unknown): Partial<grpc.StatusObject> {
     ).finish();
     details.push({ type_url: BAD_REQUEST_URL, value });
   }
-  if (Object.keys(error.metadata).length) {
-    const value = ErrorInfoType.encode(ErrorInfoType.create({ reason: 'REX', domain: 'rex', metadata: error.metadata })).finish();
+  if (Object.keys(error.metadata).length || error.reason) {
+    const value = ErrorInfoType.encode(ErrorInfoType.create({ reason: error.reason ?? 'REX', domain: 'rex', metadata: error.metadata })).finish();
     details.push({ type_url: ERROR_INFO_URL, value });
   }
   if (details.length) {
@@ -131,6 +139,7 @@ export type DecodedError = {
   message: string;
   violations: FieldViolation[];
   metadata: Record<string, string>;
+  reason: ErrorReason | undefined;
   /** Raised by the service's own code (its message is meant for the client). */
   fromService: boolean;
 };
@@ -142,6 +151,7 @@ export function decodeServiceError(error: grpc.ServiceError): DecodedError {
     message: error.details,
     violations: [],
     metadata: {},
+    reason: undefined,
     fromService: error.metadata?.get(DOMAIN_KEY)[0] === '1',
   };
   const raw = error.metadata?.get(DETAILS_KEY)[0];
@@ -157,9 +167,11 @@ export function decodeServiceError(error: grpc.ServiceError): DecodedError {
       decoded.violations = bad.field_violations;
     } else if (detail.type_url === ERROR_INFO_URL) {
       const info = ErrorInfoType.toObject(ErrorInfoType.decode(detail.value), { defaults: true }) as {
+        reason: string;
         metadata: Record<string, string>;
       };
       decoded.metadata = info.metadata;
+      if (info.reason !== 'REX') decoded.reason = info.reason as ErrorReason;
     }
   }
   return decoded;

@@ -15,6 +15,7 @@ export {
   decodeServiceError,
   type FieldViolation,
   type DecodedError,
+  type ErrorReason,
 } from './errors.ts';
 export { serveGrpc, type GrpcSettings, type ServedGrpc } from './serve.ts';
 export { runService, type ProcessSettings } from './process.ts';

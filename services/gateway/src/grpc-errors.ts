@@ -1,5 +1,14 @@
-import { decodeServiceError, grpc, isServiceError } from '@rex/grpc';
+import { decodeServiceError, grpc, isServiceError, type ErrorReason } from '@rex/grpc';
 import { HttpError } from './http-error.ts';
+
+/** Failures whose gRPC status alone does not give their HTTP status: the service names the reason. */
+const REASON_STATUS: Record<ErrorReason, number> = {
+  VERSION_MISMATCH: 412,
+  METHOD_NOT_ALLOWED: 405,
+  FILE_TOO_LARGE: 413,
+  FILE_TYPE_NOT_ALLOWED: 415,
+  UPLOAD_QUOTA_USED: 429,
+};
 
 const HTTP_STATUS: Partial<Record<grpc.status, number>> = {
   [grpc.status.INVALID_ARGUMENT]: 400,
@@ -20,7 +29,7 @@ const HTTP_STATUS: Partial<Record<grpc.status, number>> = {
 export function httpErrorFromGrpc(error: unknown, backend: string): HttpError | undefined {
   if (!isServiceError(error)) return undefined;
   const decoded = decodeServiceError(error);
-  const status = decoded.metadata.http_status ? Number(decoded.metadata.http_status) : (HTTP_STATUS[decoded.code] ?? 500);
+  const status = (decoded.reason && Object.hasOwn(REASON_STATUS, decoded.reason) ? REASON_STATUS[decoded.reason] : undefined) ?? HTTP_STATUS[decoded.code] ?? 500;
   if (status === 503) return new HttpError(503, decoded.fromService ? decoded.message : `The ${backend} service is unavailable; try again shortly.`);
   if (status === 504) return new HttpError(504, `The ${backend} service did not answer in time.`);
   if (status === 500) return new HttpError(500, 'Internal error');

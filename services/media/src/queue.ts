@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import type { Pool } from '@rex/db';
-import { DomainError, forbidden, grpc, invalid, notFound } from '@rex/grpc';
+import { DomainError, forbidden, grpc, invalid, notFound, type ErrorReason } from '@rex/grpc';
 import type { AuthContext__Output } from '@rex/protos';
 import { resolveRange, etagOf, type RangeAsked } from './domain/byte-range.ts';
 import { SNIFF_BYTES, VARIANTS, detectType, isQueuedName, queueKey, queuedName, storedKey, variantKey, type QueueLimits, type Variant } from './domain/file-types.ts';
@@ -25,12 +25,12 @@ const VARIANTS_DUE_AFTER_S = 60;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A refusal of one uploaded file, keyed by its form field as the queue's answer is. */
-const fileError = (field: string, message: string, httpStatus: number) =>
-  new DomainError(grpc.status.INVALID_ARGUMENT, message, [{ field, description: message }], { http_status: String(httpStatus) });
-const tooLarge = (field: string) => fileError(field, 'The file size exceeds the maximum allowed.', 413);
-const notAllowed = (field: string) => fileError(field, 'The file is not one of the allowed types.', 415);
+const fileError = (field: string, message: string, reason: ErrorReason) =>
+  new DomainError(grpc.status.INVALID_ARGUMENT, message, [{ field, description: message }], {}, reason);
+const tooLarge = (field: string) => fileError(field, 'The file size exceeds the maximum allowed.', 'FILE_TOO_LARGE');
+const notAllowed = (field: string) => fileError(field, 'The file is not one of the allowed types.', 'FILE_TYPE_NOT_ALLOWED');
 const overQuota = (field: string, quota: Quota) =>
-  fileError(field, `The upload quota (${quota.bytesPerHour} bytes an hour) is used up; try again later.`, 429);
+  fileError(field, `The upload quota (${quota.bytesPerHour} bytes an hour) is used up; try again later.`, 'UPLOAD_QUOTA_USED');
 
 type Who = { websiteId: string; userId: string | null };
 

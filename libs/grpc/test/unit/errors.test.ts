@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import * as grpc from '@grpc/grpc-js';
-import { conflict, decodeServiceError, invalid, notFound, toServiceError } from '../../src/errors.ts';
+import { DomainError, conflict, decodeServiceError, invalid, notFound, preconditionFailed, toServiceError } from '../../src/errors.ts';
 
 function asServiceError(status: Partial<grpc.StatusObject>): grpc.ServiceError {
   return Object.assign(new Error(status.details), { code: status.code!, details: status.details!, metadata: status.metadata ?? new grpc.Metadata() });
@@ -20,6 +20,13 @@ describe('gRPC error details', () => {
   it('when an error carries metadata, then it is decoded', () => {
     const decoded = decodeServiceError(asServiceError(toServiceError(conflict('Duplicate', { extra: '{"a":1}' }))));
     expect(decoded).toMatchObject({ code: grpc.status.ALREADY_EXISTS, message: 'Duplicate', metadata: { extra: '{"a":1}' } });
+  });
+
+  it('when an error names its reason, then the reason arrives with its violations, and errors without one have none', () => {
+    const tooLarge = new DomainError(grpc.status.INVALID_ARGUMENT, 'Too large', [{ field: 'photo', description: 'Too large' }], {}, 'FILE_TOO_LARGE');
+    expect(decodeServiceError(asServiceError(toServiceError(tooLarge)))).toMatchObject({ reason: 'FILE_TOO_LARGE', violations: [{ field: 'photo', description: 'Too large' }] });
+    expect(decodeServiceError(asServiceError(toServiceError(preconditionFailed('Changed'))))).toMatchObject({ code: grpc.status.FAILED_PRECONDITION, reason: 'VERSION_MISMATCH' });
+    expect(decodeServiceError(asServiceError(toServiceError(conflict('Duplicate', { extra: '1' })))).reason).toBeUndefined();
   });
 
   it('when a plain not-found is thrown, then it has no details', () => {

@@ -42,7 +42,7 @@ function indexReason(text: string): string {
   }
 }
 
-const methodNotAllowed = (message: string) => new DomainError(grpc.status.FAILED_PRECONDITION, message, [], { http_status: '405' });
+const methodNotAllowed = (message: string) => new DomainError(grpc.status.FAILED_PRECONDITION, message, [], {}, 'METHOD_NOT_ALLOWED');
 
 type Outgoing = { method: string; path: string; parameters: URLSearchParams; body?: Json };
 

@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { DomainError, grpc, toServiceError, type ErrorReason } from '@rex/grpc';
+import { httpErrorFromGrpc } from '../../src/grpc-errors.ts';
+
+const failed = (error: DomainError) => {
+  const status = toServiceError(error);
+  return Object.assign(new Error(status.details), { code: status.code!, details: status.details!, metadata: status.metadata! });
+};
+
+describe('a service error as the HTTP answer', () => {
+  it('when a service names a reason, then the gateway alone decides its HTTP status', () => {
+    const cases: [ErrorReason, grpc.status, number][] = [
+      ['VERSION_MISMATCH', grpc.status.FAILED_PRECONDITION, 412],
+      ['METHOD_NOT_ALLOWED', grpc.status.FAILED_PRECONDITION, 405],
+      ['FILE_TOO_LARGE', grpc.status.INVALID_ARGUMENT, 413],
+      ['FILE_TYPE_NOT_ALLOWED', grpc.status.INVALID_ARGUMENT, 415],
+      ['UPLOAD_QUOTA_USED', grpc.status.INVALID_ARGUMENT, 429],
+    ];
+    for (const [reason, code, status] of cases) {
+      expect(httpErrorFromGrpc(failed(new DomainError(code, 'why', [], {}, reason)), 'records')?.status, reason).toBe(status);
+    }
+  });
+
+  it('when no reason is named, then the gRPC status decides (FAILED_PRECONDITION is a 400, INVALID_ARGUMENT with fields a 400 naming them)', () => {
+    expect(httpErrorFromGrpc(failed(new DomainError(grpc.status.FAILED_PRECONDITION, 'no')), 'records')?.status).toBe(400);
+    const invalid = httpErrorFromGrpc(failed(new DomainError(grpc.status.INVALID_ARGUMENT, 'Bad', [{ field: 'sample:date', description: 'Not a date.' }])), 'records');
+    expect(invalid?.status).toBe(400);
+  });
+});
