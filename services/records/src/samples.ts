@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { withTransaction, type Pool, type PoolClient } from '@rex/db';
 import { badRequest, conflict, forbidden, invalid, notFound, preconditionFailed } from '@rex/grpc';
+import { isRecordId } from '@rex/protos';
 import type { AuthContext__Output, FieldValue, SavedRecord, Submission__Output } from '@rex/protos';
 import { ATTRIBUTE_PREFIX, type AttributeValue, type AttributeValueUpdate, type RecordEntity } from './domain/attributes.ts';
 import { addErrors, readFilters, type Column, type Errors } from './domain/fields.ts';
@@ -269,7 +270,7 @@ export async function checkStoredValues(
   updates: AttributeValueUpdate[],
   errors: Errors,
 ): Promise<void> {
-  const ids = updates.map((update) => update.valueId).filter((id) => /^[1-9]\d{0,17}$/.test(id)); // others are no row id
+  const ids = updates.map((update) => update.valueId).filter((id) => isRecordId(id)); // others are no row id
   const live = await liveAttributeValues(client, entity, ownerId, ids);
   for (const update of updates) {
     const key = `${entity}:${update.key}`;
@@ -364,7 +365,7 @@ export async function planChildMedia(client: PoolClient, kind: MediaKind, parent
       newMedia.push(planMedium(kind, medium.values, true, errors));
       continue;
     }
-    const stored = /^[1-9]\d{0,17}$/.test(id) ? await findMedium(client, kind, id, true) : undefined;
+    const stored = isRecordId(id) ? await findMedium(client, kind, id, true) : undefined;
     if (!stored || stored.deleted === 't' || String(stored[parentColumn]) !== parentId) {
       errors[`${entity}:id`] ??= `The medium ${id} is not a medium of ${kind} ${parentId}.`;
       continue;
@@ -486,7 +487,7 @@ export function createSamples(db: Pool, reference: ReferenceData, claims: MediaC
         occurrences.push({ fresh: planNewOccurrence(occurrence, survey?.attributes.occurrence ?? new Map(), taxa, errors) });
         continue;
       }
-      const stored = /^[1-9]\d{0,17}$/.test(childId) ? await lockOccurrence(client, childId) : undefined;
+      const stored = isRecordId(childId) ? await lockOccurrence(client, childId) : undefined;
       if (!stored || stored.deleted || stored.sample_id !== id) {
         errors['occurrence:id'] ??= `The occurrence ${childId} is not an occurrence of sample ${id}.`;
         continue;
@@ -505,7 +506,7 @@ export function createSamples(db: Pool, reference: ReferenceData, claims: MediaC
         samples.push({ fresh: planNewTree(child, parentValues, surveys, taxa, errors) });
         continue;
       }
-      const stored = /^[1-9]\d{0,17}$/.test(childId) ? await lockSample(client, childId) : undefined;
+      const stored = isRecordId(childId) ? await lockSample(client, childId) : undefined;
       if (!stored || stored.deleted || String(stored.parent_id) !== id) {
         errors['sample:id'] ??= `The sample ${childId} is not a child sample of sample ${id}.`;
         continue;

@@ -1,4 +1,5 @@
 import type { AuthRequest } from './authenticate.ts';
+import { isRecordId } from '@rex/protos';
 
 /** Header shapes of the direct and HMAC methods (the secret may itself contain colons). */
 const SHAPES = {
@@ -29,6 +30,6 @@ export function urlCredentials(req: AuthRequest, names: string[]): Record<string
   return out;
 }
 
-export const isDigits = (value: string | undefined): value is string => !!value && /^[1-9]\d{0,17}$/.test(value);
+export const isDigits = (value: string | undefined): value is string => isRecordId(value);
 
 export const WRITE_METHODS = new Set(['POST', 'PUT', 'DELETE', 'PATCH']);

@@ -4,6 +4,7 @@ import { bearerToken, peekPayload, type JwtPayload } from './jwt.ts';
 import { selectScope } from './scope.ts';
 import { TtlCache, type Invalidation } from '@rex/cache';
 import type { AuthRequest, Authenticator } from './authenticate.ts';
+import { isRecordId } from '@rex/protos';
 
 
 type Verified = { payload: JwtPayload; website: Website };
@@ -79,7 +80,7 @@ export function jwtUser(directory: Directory, claimNamespace: string, cacheTtlMs
       return { method: 'jwtUser', entity: 'website', websiteId: website.id, scope, mayPostAnonymously: website.allowAnonJwtPost, credential: `website:${website.id}` };
     }
     const userId = String(rawUser);
-    if (!/^[1-9]\d{0,17}$/.test(userId)) throw new HttpError(401, 'Unable to authorise');
+    if (!isRecordId(userId)) throw new HttpError(401, 'Unable to authorise');
     const role = await directory.roleOf(userId, website.id);
     if (role === null) throw new HttpError(403, 'The user has no role on this website.');
     const fallback = role === 3 || req.resource === 'reports' ? 'userWithinWebsite' : 'website';

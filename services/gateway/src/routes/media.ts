@@ -1,4 +1,5 @@
 import type { Request } from 'express';
+import { isRecordId } from '@rex/protos';
 import type { MediaParent } from '@rex/protos';
 import { toAuthContext } from '../auth/caller.ts';
 import type { MediaClient } from '../clients/media.ts';
@@ -12,7 +13,7 @@ import type { Route } from './route.ts';
 
 function mediumId(req: Request): string {
   const id = String(req.params.id);
-  if (!/^[1-9]\d{0,17}$/.test(id)) throw new HttpError(404);
+  if (!isRecordId(id)) throw new HttpError(404);
   return id;
 }
 

@@ -1,4 +1,5 @@
 import type { Request } from 'express';
+import { isRecordId } from '@rex/protos';
 import type { AuthContext, FieldValue__Output, SavedRecord__Output, Submission } from '@rex/protos';
 import { toAuthContext } from '../auth/caller.ts';
 import { envelope, fromFieldValues, toSubmission } from '../envelope.ts';
@@ -50,7 +51,7 @@ function nextPage(req: Request, limit: number, offset: number): string {
 
 function recordId(req: Request): string {
   const id = String(req.params.id);
-  if (!/^[1-9]\d{0,17}$/.test(id)) throw new HttpError(404);
+  if (!isRecordId(id)) throw new HttpError(404);
   return id;
 }
 

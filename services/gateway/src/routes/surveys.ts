@@ -5,12 +5,13 @@ import { envelope, fromFieldValues, toSubmission } from '../envelope.ts';
 import { HttpError } from '../http-error.ts';
 import { backend, servicesUrl } from './context.ts';
 import type { Parameter, Route } from './route.ts';
+import { isRecordId } from '@rex/protos';
 
 const ID: Parameter = { name: 'id', in: 'path', type: 'integer', description: 'Survey id', required: true };
 
 function surveyId(req: Request, name = 'id'): string {
   const id = String(req.params[name]);
-  if (!/^[1-9]\d{0,17}$/.test(id)) throw new HttpError(404);
+  if (!isRecordId(id)) throw new HttpError(404);
   return id;
 }
 

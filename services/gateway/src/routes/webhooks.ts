@@ -22,6 +22,7 @@ import {
 import { parseSubscription } from '../webhooks/validation.ts';
 import { backend, servicesUrl } from './context.ts';
 import type { Route } from './route.ts';
+import { isRecordId } from '@rex/protos';
 
 export type WebhookSettings = { allowHttp: boolean; maxPerOwner: number; secretOverlapS: number; deadlineMs: number };
 
@@ -231,7 +232,7 @@ export function webhookRoutes(deps: { db: Pool; reports: ReportsClient; director
       handler: async (req, res) => {
         const { subscription } = await owned(req);
         const letterId = String(req.params.letterId);
-        const letter = /^[1-9]\d{0,17}$/.test(letterId) ? await requestReplay(db, subscription.id, letterId) : undefined;
+        const letter = isRecordId(letterId) ? await requestReplay(db, subscription.id, letterId) : undefined;
         if (!letter) throw new HttpError(404, `Dead letter ${letterId.slice(0, 30)} of ${subscription.id} not found`);
         res.status(202).json(deadLetterView(letter));
       },

@@ -1,5 +1,6 @@
 import { EVENT_TYPES } from './messages.ts';
 import type { Filter } from './subscriptions-repo.ts';
+import { isRecordId } from '@rex/protos';
 
 export const MAX_URL_LENGTH = 2_000;
 
@@ -50,7 +51,7 @@ function filterOf(value: unknown, violations: Violations): Filter {
   }
   const survey = value.survey_id;
   if (survey !== undefined && survey !== null) {
-    if ((typeof survey === 'number' && Number.isSafeInteger(survey) && survey > 0) || (typeof survey === 'string' && /^[1-9]\d{0,17}$/.test(survey))) filter.surveyId = String(survey);
+    if ((typeof survey === 'number' && Number.isSafeInteger(survey) && survey > 0) || isRecordId(survey)) filter.surveyId = String(survey);
     else violations['webhook:filter.survey_id'] = 'A survey id (a positive whole number) is expected.';
   }
   const group = value.taxon_group;

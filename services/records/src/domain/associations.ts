@@ -1,3 +1,4 @@
+import { isRecordId } from '@rex/protos';
 import type { Errors } from './fields.ts';
 import { text, type Values } from './values.ts';
 
@@ -9,7 +10,6 @@ import { text, type Values } from './values.ts';
 export type AssociationPlan = { toKey?: string; toId?: string; typeId: string; comment: string | null };
 
 const FIELDS = new Set(['external_key', 'to_occurrence_id', 'association_type_id', 'comment']);
-const ID = /^[1-9]\d{0,17}$/;
 const MAX_COMMENT = 10_000;
 
 /** Reads an occurrence's `associations`; a problem is reported on the occurrence's `associations` field. */
@@ -30,9 +30,9 @@ export function planAssociations(list: Values[], errors: Errors): AssociationPla
     const comment = text(values, 'comment') ?? null;
     if ((toKey === undefined) === (toId === undefined)) {
       problem('An association names its target by external_key (an occurrence of this submission) or by to_occurrence_id, one of the two.');
-    } else if (toId !== undefined && !ID.test(toId)) {
+    } else if (toId !== undefined && !isRecordId(toId)) {
       problem('to_occurrence_id must be an occurrence id.');
-    } else if (typeId === undefined || !ID.test(typeId)) {
+    } else if (typeId === undefined || !isRecordId(typeId)) {
       problem('association_type_id must be given: the id of the association type term.');
     } else if (comment !== null && comment.length > MAX_COMMENT) {
       problem(`An association's comment may hold at most ${MAX_COMMENT} characters.`);

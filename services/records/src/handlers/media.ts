@@ -1,4 +1,5 @@
 import { invalid, type Handlers } from '@rex/grpc';
+import { isRecordId } from '@rex/protos';
 import type { MediaParent, RecordsServiceHandlers } from '@rex/protos';
 import type { MediaKind } from '../domain/media.ts';
 import { toFieldValues } from '../domain/values.ts';
@@ -19,7 +20,7 @@ export function mediaHandlers(media: Record<MediaKind, Media>): MediaHandlers {
     return media[kind];
   };
   const recordId = (id: string): string => {
-    if (!/^[1-9]\d{0,17}$/.test(id)) throw invalid({ id: 'Must be a positive whole number.' });
+    if (!isRecordId(id)) throw invalid({ id: 'Must be a positive whole number.' });
     return id;
   };
   return {

@@ -1,10 +1,11 @@
 import { invalid, type Handlers } from '@rex/grpc';
+import { isRecordId } from '@rex/protos';
 import type { RecordsServiceHandlers } from '@rex/protos';
 import { toAttributeDetails, toFieldValues } from '../domain/values.ts';
 import type { Occurrences } from '../occurrences.ts';
 
 function recordId(id: string): string {
-  if (!/^[1-9]\d{0,17}$/.test(id)) throw invalid({ 'occurrence:id': 'Must be a positive whole number.' });
+  if (!isRecordId(id)) throw invalid({ 'occurrence:id': 'Must be a positive whole number.' });
   return id;
 }
 
