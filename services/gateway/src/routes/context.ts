@@ -20,6 +20,14 @@ export function publicOrigin(req: Request): string {
 export const SECRET_PARAMETERS = ['secret', 'auth_token', 'token', 'password'];
 
 /**
+ * The API's own query parameters on every resource: who the caller is and in what scope (read by
+ * authentication) and the answer's format. None of them is a list filter or a report parameter;
+ * all but the secret are carried into the links the API writes.
+ */
+export const CARRIED_PARAMETERS = ['proj_id', 'format', 'user', 'user_id', 'website_id', 'scope'];
+export const API_PARAMETERS = [...CARRIED_PARAMETERS, 'secret'];
+
+/**
  * The request's own URL as the client addressed it (see publicOrigin), for
  * the links built from it: secrets given in the query string are left out,
  * so a link can be logged, cached or shared.

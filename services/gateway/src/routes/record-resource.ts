@@ -4,7 +4,7 @@ import type { AuthContext, FieldValue__Output, SavedRecord__Output, Submission }
 import { toAuthContext } from '../auth/caller.ts';
 import { envelope, fromFieldValues, toSubmission } from '../envelope.ts';
 import { HttpError } from '../http-error.ts';
-import { backend, requestUrl, servicesUrl } from './context.ts';
+import { API_PARAMETERS, backend, requestUrl, servicesUrl } from './context.ts';
 import type { Parameter, Route } from './route.ts';
 
 /** Entity tags of If-Match / If-None-Match, unquoted (weak tags compare as strong: versions are exact). */
@@ -26,7 +26,7 @@ function idempotencyKey(req: Request): string {
 }
 
 /** Query parameters that are not field filters of a list. */
-const LIST_CONTROLS = new Set(['limit', 'offset', 'scope', 'format', 'proj_id', 'user', 'user_id', 'website_id', 'secret']);
+const LIST_CONTROLS = new Set(['limit', 'offset', ...API_PARAMETERS]);
 
 /** `limit` (1–1000, default 100) and `offset` (≥ 0) of a list request; anything else is a 400. */
 export function paging(query: Record<string, unknown>): { limit: number; offset: number } {

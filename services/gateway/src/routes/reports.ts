@@ -4,7 +4,7 @@ import { toAuthContext, type Caller } from '../auth/caller.ts';
 import type { ReportsClient } from '../clients/reports.ts';
 import { HttpError } from '../http-error.ts';
 import { answerFormat, sendAnswer } from './answer-format.ts';
-import { backend, requestUrl, servicesUrl } from './context.ts';
+import { API_PARAMETERS, CARRIED_PARAMETERS, backend, requestUrl, servicesUrl } from './context.ts';
 import { csvLine } from './csv.ts';
 import { HTML_PAGE_END, escapeHtml, htmlPageStart, htmlValue } from './html-page.ts';
 import type { Route } from './route.ts';
@@ -15,15 +15,13 @@ import { streamAnswer } from './stream-answer.ts';
  * it, so never unknown to it.
  */
 const CONTROLS = new Set([
-  // the page, its order, columns and format
-  'limit', 'offset', 'orderby', 'sortdir', 'columns', 'wantCount', 'known_count', 'format',
-  // credentials and scope, read by authentication
-  'proj_id', 'user', 'secret', 'user_id', 'website_id', 'scope',
+  // the page, its order and columns
+  'limit', 'offset', 'orderby', 'sortdir', 'columns', 'wantCount', 'known_count',
+  // credentials, scope and format
+  ...API_PARAMETERS,
   // sent by the warehouse's client libraries, with no effect here
   'callback', '_', 'cached', 'nonce', 'auth_token', 'wantColumns', 'wantParameters', 'wantRecords', 'reportSource',
 ]);
-/** Carried forward into the links the API builds; a secret never is (the client adds its own). */
-const CARRIED = ['proj_id', 'format', 'user', 'user_id', 'website_id', 'scope'];
 
 /** What the caller's method options and connection allow of the report library. */
 export function reportAccess(caller: Caller): ReportAccess {
@@ -40,7 +38,7 @@ export function reportAccess(caller: Caller): ReportAccess {
 
 function carried(req: Request): string {
   const params = new URLSearchParams();
-  for (const name of CARRIED) if (typeof req.query[name] === 'string') params.set(name, req.query[name] as string);
+  for (const name of CARRIED_PARAMETERS) if (typeof req.query[name] === 'string') params.set(name, req.query[name] as string);
   const text = params.toString();
   return text ? `?${text}` : '';
 }
