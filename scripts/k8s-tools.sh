@@ -18,6 +18,9 @@
 #                            npm @kubernetes-models/prometheus-operator (that package ships only
 #                            compiled validators, no JSON schemas). Use them as
 #                              kubeconform -strict -schema-location '<dir>/{{ .ResourceKind }}{{ .KindSuffix }}.json'
+#   Gateway API schemas      HTTPRoute (gateway.networking.k8s.io/v1, v1beta1) from the CRD YAML of the
+#                            Go module sigs.k8s.io/gateway-api, made strict by scripts/crd-schemas.mjs;
+#                            printed as "crd-schemas: <dir>" (a second -schema-location)
 #   etcd                     Debian package etcd-server (apt)
 #   kube-apiserver  v1.37.2  built from k8s.io/kubernetes through a wrapper module that replaces
 #                            each staging module (k8s.io/api, ...) with its v0.37.2 release.
@@ -46,6 +49,8 @@ PROM_MODELS_VERSION=6.0.0
 CRD_GROUP=monitoring.coreos.com
 CRD_VERSION=v1
 CRD_KINDS=ServiceMonitor,PodMonitor,PrometheusRule
+# The Gateway API's CRDs (HTTPRoute) as the Go module sigs.k8s.io/gateway-api ships them.
+GATEWAY_API_VERSION=v1.4.1
 
 export PATH="/usr/local/go/bin:$PATH"
 GOBIN="${GOBIN:-$HOME/go/bin}"
@@ -301,6 +306,28 @@ step_schemas() { # version
   note "schemas $version" "$SCHEMA_DIR" "$version, $n files, $crd_note" $((SECONDS - t0))
 }
 
+# Gateway API kinds (HTTPRoute), from the CRD YAML of sigs.k8s.io/gateway-api, made strict by
+# scripts/crd-schemas.mjs into a folder of their own, printed as "crd-schemas: <dir>". Without the
+# workspace's packages (crd-schemas.mjs reads YAML with them) it says so and prints nothing.
+step_gateway_api_schemas() {
+  local t0=$SECONDS dir="$CACHE/schemas/gateway-api-$GATEWAY_API_VERSION" gen_sum want module code=0
+  gen_sum="$(sha256sum "$SCRIPT_DIR/crd-schemas.mjs" | cut -c1-16)"
+  want="gateway-api=$GATEWAY_API_VERSION generator=$gen_sum"
+  if [ "$(cat "$dir/.stamp" 2>/dev/null || true)" != "$want" ]; then
+    module="$(mod_dl "sigs.k8s.io/gateway-api@$GATEWAY_API_VERSION" Dir)"
+    rm -rf "$dir.tmp"
+    node "$SCRIPT_DIR/crd-schemas.mjs" --out "$dir.tmp" "$module/config/crd/standard/gateway.networking.k8s.io_httproutes.yaml" >&2 || code=$?
+    if [ "$code" -eq 3 ]; then
+      log "warning: Gateway API schemas not made (the workspace is not installed); HTTPRoute is skipped"
+      return 0
+    fi
+    [ "$code" -eq 0 ] || die "crd-schemas.mjs failed for sigs.k8s.io/gateway-api@$GATEWAY_API_VERSION"
+    printf '%s\n' "$want" >"$dir.tmp/.stamp"
+    rm -rf "$dir" && mv "$dir.tmp" "$dir"
+  fi
+  note crd-schemas "$dir" "gateway-api $GATEWAY_API_VERSION: HTTPRoute" $((SECONDS - t0))
+}
+
 # ---------------------------------------------------------------------------
 # etcd + kube-apiserver
 # ---------------------------------------------------------------------------
@@ -352,6 +379,7 @@ T_START=$SECONDS
 step_kubectl
 step_kubeconform
 for v in "${K8S_SCHEMA_VERSIONS[@]}"; do step_schemas "$v"; done
+step_gateway_api_schemas
 step_helm
 step_helm_unittest
 if [ "${REX_SKIP_APISERVER:-0}" = "1" ]; then
@@ -368,10 +396,12 @@ for t in "${ORDER[@]}"; do
 done
 log "total $(human_time $((SECONDS - T_START)))"
 for t in "${ORDER[@]}"; do
-  [[ "$t" == schemas* ]] && continue
+  [[ "$t" == schemas* || "$t" == crd-schemas ]] && continue
   printf '%s: %s %s\n' "$t" "${TOOL_PATH[$t]}" "${TOOL_VERSION[$t]}"
 done
 for v in "${K8S_SCHEMA_VERSIONS[@]}"; do
   printf 'schema-info: %s\n' "${TOOL_VERSION[schemas $v]}"
   printf 'schemas: %s\n' "${TOOL_PATH[schemas $v]}"
 done
+[ -n "${TOOL_PATH[crd-schemas]:-}" ] && printf 'crd-schemas: %s\n' "${TOOL_PATH[crd-schemas]}"
+exit 0

@@ -1,0 +1,152 @@
+// Compares two checkouts of rex on the same load in one sitting: each runs its own suite (its
+// `npm start`, on a database of its own on DATABASE_URL's server), and the same GET and POST loads
+// are sent to one and then the other, pair after pair, so that drift on a shared machine falls on
+// both alike. Prints, per pair and as medians, requests per second, p99 and the CPU time of each
+// suite's processes per request (from /proc), and the ratios of the second tree to the first.
+//
+//   node bench/compare-trees.ts <tree A> <tree B> [pairs (6)]
+//   (each tree with its packages installed; BENCH_CONNECTIONS, default 32; COMPARE_GETS, COMPARE_POSTS)
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import autocannon from 'autocannon';
+import { createDatabase, dropDatabase, freePort } from '@rex/db';
+
+const [treeA, treeB, pairsArg] = process.argv.slice(2);
+const server = process.env.DATABASE_URL;
+if (!treeA || !treeB || !server) {
+  process.stderr.write('usage: DATABASE_URL=<server> node bench/compare-trees.ts <tree A> <tree B> [pairs]\n');
+  process.exit(2);
+}
+const PAIRS = Number(pairsArg ?? 6);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
+const GETS = Number(process.env.COMPARE_GETS ?? 8_000);
+const POSTS = Number(process.env.COMPARE_POSTS ?? 1_500);
+const TICKS = 100; // USER_HZ on Linux
+const say = (message: string) => process.stderr.write(`[compare] ${message}\n`);
+
+type Suite = { tree: string; child: ChildProcess; url: string; token: string; sampleId: string; database: string };
+
+/** Every process below `pid` (the suite's launcher, its services). */
+function descendants(pid: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const parent = Number(/\) \S+ (\d+)/.exec(readFileSync(`/proc/${entry}/stat`, 'utf8'))?.[1]);
+      children.set(parent, [...(children.get(parent) ?? []), Number(entry)]);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const all: number[] = [];
+  const walk = (id: number) => {
+    for (const child of children.get(id) ?? []) {
+      all.push(child);
+      walk(child);
+    }
+  };
+  walk(pid);
+  return all;
+}
+
+/** CPU seconds (user + system) the suite's processes have used so far. */
+function cpuSeconds(suite: Suite): number {
+  let ticks = 0;
+  for (const pid of descendants(suite.child.pid!)) {
+    try {
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return ticks / TICKS;
+}
+
+async function startTree(tree: string, label: string): Promise<Suite> {
+  const database = `rex_compare_${label}_${Date.now()}`;
+  const databaseUrl = await createDatabase(server!, database);
+  const port = await freePort();
+  const child = spawn(process.execPath, [join(tree, 'scripts', 'bootstrap.mjs'), 'start'], {
+    cwd: tree,
+    env: { ...process.env, DATABASE_URL: databaseUrl, GATEWAY_PORT: String(port), REX_DATA_DIR: mkdtempSync(join(tmpdir(), `rex-compare-${label}-`)), LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  child.stderr!.resume();
+  const deadline = Date.now() + 120_000;
+  while (!/Press Ctrl\+C/.test(out)) {
+    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`${tree} did not start:\n${out}`);
+    await new Promise((done) => setTimeout(done, 100));
+  }
+  const token = /export TOKEN=(\S+)/.exec(out)![1];
+  const url = `http://127.0.0.1:${port}/index.php/services/rest`;
+  const created = await fetch(`${url}/samples`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ values: { survey_id: 1, date: '2026-05-01', entered_sref: 'SU1234', entered_sref_system: 'OSGB' } }),
+  });
+  const sampleId = ((await created.json()) as { values: { id: string } }).values.id;
+  say(`${label}: ${tree} on port ${port}, sample ${sampleId}`);
+  return { tree, child, url, token, sampleId, database };
+}
+
+type Run = { rps: number; p99: number; cpuPerRequestMs: number };
+
+async function run(suite: Suite, kind: 'get' | 'post'): Promise<Run> {
+  const headers = { Authorization: `Bearer ${suite.token}`, 'Content-Type': 'application/json' };
+  const options: autocannon.Options =
+    kind === 'get'
+      ? { url: `${suite.url}/samples/${suite.sampleId}`, headers, amount: GETS }
+      : {
+          url: `${suite.url}/samples`,
+          method: 'POST',
+          headers,
+          amount: POSTS,
+          body: JSON.stringify({
+            values: { survey_id: 1, date: '2026-05-01', entered_sref: 'SU1234', entered_sref_system: 'OSGB' },
+            occurrences: [{ values: { taxa_taxon_list_id: 1 } }, { values: { taxa_taxon_list_id: 2 } }],
+          }),
+        };
+  const before = cpuSeconds(suite);
+  const result = await autocannon({ ...options, connections: CONNECTIONS });
+  const used = cpuSeconds(suite) - before;
+  const expected = kind === 'get' ? '200' : '201';
+  const stats = (result as unknown as { statusCodeStats?: Record<string, { count: number }> }).statusCodeStats ?? {};
+  const answered = stats[expected]?.count ?? 0;
+  if (answered < (options.amount ?? 0) * 0.99) throw new Error(`${suite.tree} ${kind}: ${JSON.stringify(stats)}`);
+  return { rps: result.requests.average, p99: result.latency.p99, cpuPerRequestMs: (used * 1000) / answered };
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+const suites = [await startTree(resolve(treeA), 'a'), await startTree(resolve(treeB), 'b')];
+try {
+  for (const suite of suites) for (const kind of ['get', 'post'] as const) await run(suite, kind); // warm-up
+  const results: Record<'get' | 'post', Run[][]> = { get: [[], []], post: [[], []] };
+  for (let pair = 0; pair < PAIRS; pair++) {
+    const order = pair % 2 === 0 ? [0, 1] : [1, 0];
+    for (const kind of ['get', 'post'] as const) {
+      for (const i of order) results[kind][i].push(await run(suites[i], kind));
+      const [a, b] = [results[kind][0].at(-1)!, results[kind][1].at(-1)!];
+      say(`pair ${pair + 1} ${kind}: A ${a.rps.toFixed(0)}/s ${a.cpuPerRequestMs.toFixed(3)} ms CPU, B ${b.rps.toFixed(0)}/s ${b.cpuPerRequestMs.toFixed(3)} ms CPU`);
+    }
+  }
+  process.stdout.write(`\nA = ${suites[0].tree}\nB = ${suites[1].tree}\n${PAIRS} pairs, ${CONNECTIONS} connections, ${GETS} GETs and ${POSTS} POSTs (2 occurrences) per run\n\n`);
+  process.stdout.write('| load | A req/s | B req/s | B/A req/s | A p99 ms | B p99 ms | A CPU ms/req | B CPU ms/req | B/A CPU per request (median of pairs) |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n');
+  for (const kind of ['get', 'post'] as const) {
+    const [a, b] = results[kind];
+    const pick = (runs: Run[], key: keyof Run) => median(runs.map((r) => r[key]));
+    const cpuRatio = median(a.map((r, i) => b[i].cpuPerRequestMs / r.cpuPerRequestMs));
+    process.stdout.write(
+      `| ${kind.toUpperCase()} | ${pick(a, 'rps').toFixed(0)} | ${pick(b, 'rps').toFixed(0)} | ${(pick(b, 'rps') / pick(a, 'rps')).toFixed(3)} | ${pick(a, 'p99')} | ${pick(b, 'p99')} | ${pick(a, 'cpuPerRequestMs').toFixed(3)} | ${pick(b, 'cpuPerRequestMs').toFixed(3)} | ${cpuRatio.toFixed(3)} |\n`,
+    );
+  }
+} finally {
+  for (const suite of suites) suite.child.kill('SIGINT');
+  await Promise.all(suites.map((suite) => new Promise((done) => (suite.child.exitCode !== null ? done(null) : suite.child.once('exit', done)))));
+  for (const suite of suites) await dropDatabase(server, suite.database).catch(() => undefined);
+}
