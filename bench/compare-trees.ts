@@ -5,7 +5,8 @@
 // suite's processes per request (from /proc), and the ratios of the second tree to the first.
 //
 //   node bench/compare-trees.ts <tree A> <tree B> [pairs (6)]
-//   (each tree with its packages installed; BENCH_CONNECTIONS, default 32; COMPARE_GETS, COMPARE_POSTS)
+//   (each tree with its packages installed; BENCH_CONNECTIONS, default 32; COMPARE_GETS, default 16 000,
+//   and COMPARE_POSTS, default 3 000, requests per run)
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,8 +22,8 @@ if (!treeA || !treeB || !server) {
 }
 const PAIRS = Number(pairsArg ?? 6);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
-const GETS = Number(process.env.COMPARE_GETS ?? 8_000);
-const POSTS = Number(process.env.COMPARE_POSTS ?? 1_500);
+const GETS = Number(process.env.COMPARE_GETS ?? 16_000);
+const POSTS = Number(process.env.COMPARE_POSTS ?? 3_000);
 const TICKS = 100; // USER_HZ on Linux
 const say = (message: string) => process.stderr.write(`[compare] ${message}\n`);
 
@@ -69,6 +70,7 @@ async function startTree(tree: string, label: string): Promise<Suite> {
   const database = `rex_compare_${label}_${Date.now()}`;
   const databaseUrl = await createDatabase(server!, database);
   const port = await freePort();
+  say(`${label}: starting ${tree}`);
   const child = spawn(process.execPath, [join(tree, 'scripts', 'bootstrap.mjs'), 'start'], {
     cwd: tree,
     env: { ...process.env, DATABASE_URL: databaseUrl, GATEWAY_PORT: String(port), REX_DATA_DIR: mkdtempSync(join(tmpdir(), `rex-compare-${label}-`)), LOG_LEVEL: 'warn' },
@@ -125,6 +127,7 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 
 const suites = [await startTree(resolve(treeA), 'a'), await startTree(resolve(treeB), 'b')];
 try {
+  say('warming up');
   for (const suite of suites) for (const kind of ['get', 'post'] as const) await run(suite, kind); // warm-up
   const results: Record<'get' | 'post', Run[][]> = { get: [[], []], post: [[], []] };
   for (let pair = 0; pair < PAIRS; pair++) {
@@ -146,7 +149,22 @@ try {
     );
   }
 } finally {
-  for (const suite of suites) suite.child.kill('SIGINT');
-  await Promise.all(suites.map((suite) => new Promise((done) => (suite.child.exitCode !== null ? done(null) : suite.child.once('exit', done)))));
+  // A launcher may run its command under a wrapper that passes no signal on: each process is told.
+  const processes = suites.flatMap((suite) => [suite.child.pid!, ...descendants(suite.child.pid!)]);
+  for (const pid of processes.reverse()) {
+    try {
+      process.kill(pid, 'SIGTERM');
+    } catch {
+      // gone already
+    }
+  }
+  await new Promise((done) => setTimeout(done, 12_000));
+  for (const pid of processes) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // stopped
+    }
+  }
   for (const suite of suites) await dropDatabase(server, suite.database).catch(() => undefined);
 }
