@@ -1,14 +1,17 @@
-// Floor (c), front half: a bare Express handler making one grpc-js unary call per request.
+// Floors (c) and (h), front half: a bare Express handler making one grpc-js unary call per
+// request, to the echo server (c) or to the server that reads the sample from pg (h).
 import * as grpc from '@grpc/grpc-js';
 import express from 'express';
 
 const identity = (value: Buffer) => value;
-const client = new grpc.Client(`127.0.0.1:${process.env.ECHO_PORT}`, grpc.credentials.createInsecure());
+const client = new grpc.Client(`127.0.0.1:${process.env.BACKEND_PORT}`, grpc.credentials.createInsecure());
+const method = process.env.METHOD ?? '/bench.Echo/Echo';
 const app = express();
-app.get('/echo/:id', (req, res) => {
-  client.makeUnaryRequest('/bench.Echo/Echo', identity, identity, Buffer.from(req.params.id), { deadline: Date.now() + 5_000 }, (error, reply) => {
+app.get('/:kind/:id', (req, res) => {
+  client.makeUnaryRequest(method, identity, identity, Buffer.from(req.params.id), { deadline: Date.now() + 5_000 }, (error, reply) => {
     if (error) res.status(503).json({ code: 503 });
-    else res.json({ values: { id: reply!.toString() } });
+    else if (req.params.kind === 'echo') res.json({ values: { id: reply!.toString() } });
+    else res.type('json').send(`{"values":${reply!.toString()}}`);
   });
 });
 app.listen(Number(process.env.PORT), '127.0.0.1', () => process.stdout.write('ready\n'));
