@@ -1,4 +1,4 @@
-// `npm run bench`: the suite on a real PostgreSQL under load, against two floors.
+// `npm run bench`: the suite on a real PostgreSQL under load, against three floors.
 //   (a) GET  /samples/<id> through the gateway with jwtUser
 //   (b) POST /samples with 2 occurrences through the gateway with jwtUser
 //   (c) floor: bare Express → one grpc-js unary call to an echo server in another process
