@@ -92,7 +92,13 @@ async function fillAttributeValues(client: PoolClient, batchSize = 500): Promise
  * analysis (at most every 10 s each). Report plans go quadratic on a table the planner takes for
  * empty.
  */
+const ANALYZE_EVERY_MS = 10_000;
+let nextAnalyzeCheck = 0;
+
 async function analyzeChangedTables(client: PoolClient): Promise<void> {
+  // Idle polls come every PROJECTOR_IDLE_MS; the statistics are looked at far less often.
+  if (Date.now() < nextAnalyzeCheck) return;
+  nextAnalyzeCheck = Date.now() + ANALYZE_EVERY_MS;
   const { rows } = await client.query<{ name: string }>(
     `SELECT quote_ident(relname) AS name FROM pg_stat_user_tables
       WHERE schemaname = 'reports' AND n_mod_since_analyze > 500 + n_live_tup / 10

@@ -30,6 +30,6 @@ export function urlCredentials(req: AuthRequest, names: string[]): Record<string
   return out;
 }
 
-export const isDigits = (value: string | undefined): value is string => isRecordId(value);
+export const isDigits = isRecordId;
 
 export const WRITE_METHODS = new Set(['POST', 'PUT', 'DELETE', 'PATCH']);
