@@ -5,10 +5,11 @@
 // suite's processes per request (from /proc), and the ratios of the second tree to the first.
 //
 //   node bench/compare-trees.ts <tree A> <tree B> [pairs (6)]
-//   (each tree with its packages installed; BENCH_CONNECTIONS, default 32; COMPARE_GETS, default 16 000,
-//   and COMPARE_POSTS, default 3 000, requests per run)
+//   (each tree with its packages installed; BENCH_CONNECTIONS, default 32; COMPARE_SECONDS, default 5, per run; COMPARE_KINDS, default "get,post";
+//   COMPARE_CPU_PROFILE_DIR=<dir> writes a V8 CPU profile of every process of tree A to <dir>/a and of B to <dir>/b;
+//   COMPARE_NODE_OPTIONS_A and _B give each suite's processes NODE_OPTIONS of their own, to compare settings on one tree)
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
@@ -22,8 +23,9 @@ if (!treeA || !treeB || !server) {
 }
 const PAIRS = Number(pairsArg ?? 6);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
-const GETS = Number(process.env.COMPARE_GETS ?? 16_000);
-const POSTS = Number(process.env.COMPARE_POSTS ?? 3_000);
+const SECONDS = Number(process.env.COMPARE_SECONDS ?? 5);
+const KINDS = (process.env.COMPARE_KINDS ?? 'get,post').split(',') as ('get' | 'post')[];
+const PROFILE_DIR = process.env.COMPARE_CPU_PROFILE_DIR;
 const TICKS = 100; // USER_HZ on Linux
 const say = (message: string) => process.stderr.write(`[compare] ${message}\n`);
 
@@ -52,18 +54,19 @@ function descendants(pid: number): number[] {
   return all;
 }
 
-/** CPU seconds (user + system) the suite's processes have used so far. */
-function cpuSeconds(suite: Suite): number {
-  let ticks = 0;
+/** CPU seconds (user + system) each of the suite's processes has used so far, by service (the launchers as "launcher"). */
+function cpuSeconds(suite: Suite): Map<string, number> {
+  const used = new Map<string, number>();
   for (const pid of descendants(suite.child.pid!)) {
     try {
       const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-      ticks += Number(fields[11]) + Number(fields[12]);
+      const service = /\/services\/([^/]+)$/.exec(readlinkSync(`/proc/${pid}/cwd`))?.[1] ?? 'launcher';
+      used.set(service, (used.get(service) ?? 0) + (Number(fields[11]) + Number(fields[12])) / TICKS);
     } catch {
       // gone meanwhile
     }
   }
-  return ticks / TICKS;
+  return used;
 }
 
 async function startTree(tree: string, label: string): Promise<Suite> {
@@ -73,7 +76,17 @@ async function startTree(tree: string, label: string): Promise<Suite> {
   say(`${label}: starting ${tree}`);
   const child = spawn(process.execPath, [join(tree, 'scripts', 'bootstrap.mjs'), 'start'], {
     cwd: tree,
-    env: { ...process.env, DATABASE_URL: databaseUrl, GATEWAY_PORT: String(port), REX_DATA_DIR: mkdtempSync(join(tmpdir(), `rex-compare-${label}-`)), LOG_LEVEL: 'warn' },
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      GATEWAY_PORT: String(port),
+      REX_DATA_DIR: mkdtempSync(join(tmpdir(), `rex-compare-${label}-`)),
+      LOG_LEVEL: 'warn',
+      NODE_OPTIONS: [
+        process.env[`COMPARE_NODE_OPTIONS_${label.toUpperCase()}`] ?? '',
+        PROFILE_DIR ? `--cpu-prof --cpu-prof-dir=${join(resolve(PROFILE_DIR), label)}` : '',
+      ].join(' ').trim(),
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -96,31 +109,32 @@ async function startTree(tree: string, label: string): Promise<Suite> {
   return { tree, child, url, token, sampleId, database };
 }
 
-type Run = { rps: number; p99: number; cpuPerRequestMs: number };
+type Run = { rps: number; p99: number; cpuPerRequestMs: number; byService: Map<string, number> };
 
 async function run(suite: Suite, kind: 'get' | 'post'): Promise<Run> {
   const headers = { Authorization: `Bearer ${suite.token}`, 'Content-Type': 'application/json' };
   const options: autocannon.Options =
     kind === 'get'
-      ? { url: `${suite.url}/samples/${suite.sampleId}`, headers, amount: GETS }
+      ? { url: `${suite.url}/samples/${suite.sampleId}`, headers }
       : {
           url: `${suite.url}/samples`,
           method: 'POST',
           headers,
-          amount: POSTS,
           body: JSON.stringify({
             values: { survey_id: 1, date: '2026-05-01', entered_sref: 'SU1234', entered_sref_system: 'OSGB' },
             occurrences: [{ values: { taxa_taxon_list_id: 1 } }, { values: { taxa_taxon_list_id: 2 } }],
           }),
         };
   const before = cpuSeconds(suite);
-  const result = await autocannon({ ...options, connections: CONNECTIONS });
-  const used = cpuSeconds(suite) - before;
+  const result = await autocannon({ ...options, connections: CONNECTIONS, duration: SECONDS });
+  const after = cpuSeconds(suite);
   const expected = kind === 'get' ? '200' : '201';
   const stats = (result as unknown as { statusCodeStats?: Record<string, { count: number }> }).statusCodeStats ?? {};
   const answered = stats[expected]?.count ?? 0;
-  if (answered < (options.amount ?? 0) * 0.99) throw new Error(`${suite.tree} ${kind}: ${JSON.stringify(stats)}`);
-  return { rps: result.requests.average, p99: result.latency.p99, cpuPerRequestMs: (used * 1000) / answered };
+  if (answered < result.requests.total * 0.99) throw new Error(`${suite.tree} ${kind}: ${JSON.stringify(stats)}`);
+  const byService = new Map([...after].map(([service, seconds]) => [service, ((seconds - (before.get(service) ?? 0)) * 1000) / answered]));
+  const cpuPerRequestMs = [...byService.values()].reduce((sum, ms) => sum + ms, 0);
+  return { rps: answered / SECONDS, p99: result.latency.p99, cpuPerRequestMs, byService };
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
@@ -128,37 +142,60 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 const suites = [await startTree(resolve(treeA), 'a'), await startTree(resolve(treeB), 'b')];
 try {
   say('warming up');
-  for (const suite of suites) for (const kind of ['get', 'post'] as const) await run(suite, kind); // warm-up
+  for (const suite of suites) for (const kind of KINDS) await run(suite, kind); // warm-up
   const results: Record<'get' | 'post', Run[][]> = { get: [[], []], post: [[], []] };
   for (let pair = 0; pair < PAIRS; pair++) {
     const order = pair % 2 === 0 ? [0, 1] : [1, 0];
-    for (const kind of ['get', 'post'] as const) {
+    for (const kind of KINDS) {
       for (const i of order) results[kind][i].push(await run(suites[i], kind));
       const [a, b] = [results[kind][0].at(-1)!, results[kind][1].at(-1)!];
       say(`pair ${pair + 1} ${kind}: A ${a.rps.toFixed(0)}/s ${a.cpuPerRequestMs.toFixed(3)} ms CPU, B ${b.rps.toFixed(0)}/s ${b.cpuPerRequestMs.toFixed(3)} ms CPU`);
     }
   }
-  process.stdout.write(`\nA = ${suites[0].tree}\nB = ${suites[1].tree}\n${PAIRS} pairs, ${CONNECTIONS} connections, ${GETS} GETs and ${POSTS} POSTs (2 occurrences) per run\n\n`);
+  process.stdout.write(`\nA = ${suites[0].tree}\nB = ${suites[1].tree}\n${PAIRS} pairs, ${CONNECTIONS} connections, ${SECONDS} s of GETs and of POSTs (2 occurrences) per run\n\n`);
   process.stdout.write('| load | A req/s | B req/s | B/A req/s | A p99 ms | B p99 ms | A CPU ms/req | B CPU ms/req | B/A CPU per request (median of pairs) |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n');
-  for (const kind of ['get', 'post'] as const) {
+  for (const kind of KINDS) {
     const [a, b] = results[kind];
-    const pick = (runs: Run[], key: keyof Run) => median(runs.map((r) => r[key]));
+    const pick = (runs: Run[], key: 'rps' | 'p99' | 'cpuPerRequestMs') => median(runs.map((r) => r[key]));
     const cpuRatio = median(a.map((r, i) => b[i].cpuPerRequestMs / r.cpuPerRequestMs));
     process.stdout.write(
       `| ${kind.toUpperCase()} | ${pick(a, 'rps').toFixed(0)} | ${pick(b, 'rps').toFixed(0)} | ${(pick(b, 'rps') / pick(a, 'rps')).toFixed(3)} | ${pick(a, 'p99')} | ${pick(b, 'p99')} | ${pick(a, 'cpuPerRequestMs').toFixed(3)} | ${pick(b, 'cpuPerRequestMs').toFixed(3)} | ${cpuRatio.toFixed(3)} |\n`,
     );
   }
-} finally {
-  // A launcher may run its command under a wrapper that passes no signal on: each process is told.
-  const processes = suites.flatMap((suite) => [suite.child.pid!, ...descendants(suite.child.pid!)]);
-  for (const pid of processes.reverse()) {
-    try {
-      process.kill(pid, 'SIGTERM');
-    } catch {
-      // gone already
+  process.stdout.write('\nCPU ms per request by process (median of runs)\n\n| load | process | A | B | B/A |\n|---|---|---:|---:|---:|\n');
+  for (const kind of KINDS) {
+    const [a, b] = results[kind];
+    const services = [...new Set([...a, ...b].flatMap((r) => [...r.byService.keys()]))].sort();
+    for (const service of services) {
+      const [msA, msB] = [a, b].map((runs) => median(runs.map((r) => r.byService.get(service) ?? 0)));
+      process.stdout.write(`| ${kind.toUpperCase()} | ${service} | ${msA.toFixed(3)} | ${msB.toFixed(3)} | ${msA ? (msB / msA).toFixed(2) : '-'} |\n`);
     }
   }
-  await new Promise((done) => setTimeout(done, 12_000));
+} finally {
+  // A launcher may run its command under a wrapper that passes no signal on: each process is told,
+  // the services first (they write their profiles on a clean exit), then the launchers.
+  const alive = (pid: number) => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const stop = async (pids: number[]) => {
+    for (const pid of pids) {
+      try {
+        process.kill(pid, 'SIGTERM');
+      } catch {
+        // gone already
+      }
+    }
+    for (const deadline = Date.now() + 30_000; pids.some(alive) && Date.now() < deadline; ) await new Promise((done) => setTimeout(done, 200));
+  };
+  const processes = suites.flatMap((suite) => [suite.child.pid!, ...descendants(suite.child.pid!)]);
+  const leaves = processes.filter((pid) => descendants(pid).length === 0);
+  await stop(leaves);
+  await stop(processes.filter((pid) => !leaves.includes(pid)));
   for (const pid of processes) {
     try {
       process.kill(pid, 'SIGKILL');

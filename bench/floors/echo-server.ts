@@ -2,7 +2,7 @@
 import * as grpc from '@grpc/grpc-js';
 
 const identity = (value: Buffer) => value;
-const server = new grpc.Server();
+const server = new grpc.Server({ 'grpc.enable_channelz': 0 });
 server.addService(
   { Echo: { path: '/bench.Echo/Echo', requestStream: false, responseStream: false, requestSerialize: identity, requestDeserialize: identity, responseSerialize: identity, responseDeserialize: identity } },
   { Echo: (call: grpc.ServerUnaryCall<Buffer, Buffer>, callback: grpc.sendUnaryData<Buffer>) => callback(null, call.request) },

@@ -4,7 +4,7 @@ import * as grpc from '@grpc/grpc-js';
 import express from 'express';
 
 const identity = (value: Buffer) => value;
-const client = new grpc.Client(`127.0.0.1:${process.env.BACKEND_PORT}`, grpc.credentials.createInsecure());
+const client = new grpc.Client(`127.0.0.1:${process.env.BACKEND_PORT}`, grpc.credentials.createInsecure(), { 'grpc.enable_channelz': 0 });
 const method = process.env.METHOD ?? '/bench.Echo/Echo';
 const app = express();
 app.get('/:kind/:id', (req, res) => {

@@ -5,7 +5,7 @@ import pg from 'pg';
 
 const identity = (value: Buffer) => value;
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
-const server = new grpc.Server();
+const server = new grpc.Server({ 'grpc.enable_channelz': 0 });
 server.addService(
   { Get: { path: '/bench.Samples/Get', requestStream: false, responseStream: false, requestSerialize: identity, requestDeserialize: identity, responseSerialize: identity, responseDeserialize: identity } },
   {
