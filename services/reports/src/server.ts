@@ -15,7 +15,7 @@ import { CHANGES_CHANNEL, startProjector } from './projector.ts';
 
 /** Serves ReportsService and, unless PROJECTOR_ENABLED is false, runs the outbox projector. */
 export function startReportsServer(config: ReportsConfig, logger: Logger): Promise<ServedGrpc> {
-  const roots = [fileURLToPath(new URL('../library', import.meta.url)), ...config.REPORTS_LIBRARY_DIRS.split(':').filter(Boolean)];
+  const roots = [fileURLToPath(new URL('../definitions', import.meta.url)), ...config.REPORTS_LIBRARY_DIRS.split(':').filter(Boolean)];
   const catalogue = loadCatalogue(roots);
   logger.info({ roots, reports: catalogue.reports.size }, 'report library loaded');
   const pools = createReportsPools(config);

@@ -1,5 +1,5 @@
 import type { Pool, PoolClient } from '@rex/db';
-import type { Visibility } from '../library/compile.ts';
+import type { Visibility } from '../library/types.ts';
 
 export const FEED_ENTITIES = ['sample', 'occurrence', 'location'] as const;
 export type FeedEntity = (typeof FEED_ENTITIES)[number];

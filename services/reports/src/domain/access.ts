@@ -1,5 +1,5 @@
 import type { ReportAccess__Output } from '@rex/protos';
-import type { ReportDefinition } from '../library/definition.ts';
+import type { ReportDefinition } from '../library/types.ts';
 
 const withXml = (path: string) => (path.endsWith('.xml') ? path : `${path}.xml`);
 const listed = (list: string[], path: string) => list.some((entry) => withXml(entry) === withXml(path));

@@ -1,6 +1,5 @@
 import type { AuthContext__Output } from '@rex/protos';
-import type { Visibility } from '../library/compile.ts';
-import type { ReportTable } from '../library/definition.ts';
+import type { ReportTable, Visibility } from '../library/types.ts';
 
 const ALIAS: Record<ReportTable, string> = { occurrences: 'o', samples: 's', occurrence_comments: 'c', locations: 'l' };
 

@@ -5,7 +5,7 @@ import { decodeCursor, encodeCursor } from '../domain/change-cursor.ts';
 import type { ChangeSignal } from '../domain/change-signal.ts';
 import { NotAllowedError, visibilityFor } from '../domain/visibility.ts';
 import { FEED_ENTITIES, changesAfter, lastChange, type ChangeRow, type FeedEntity } from '../db/changes-repo.ts';
-import type { ReportTable } from '../library/definition.ts';
+import type { ReportTable } from '../library/types.ts';
 const MAX_LIMIT = 1000;
 const MAX_WAIT_MS = 30_000;
 const TABLE: Record<FeedEntity, ReportTable> = { sample: 'samples', occurrence: 'occurrences', location: 'locations' };

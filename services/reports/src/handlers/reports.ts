@@ -1,13 +1,14 @@
-import Cursor from 'pg-cursor';
 import type { Pool } from '@rex/db';
-import { CallEnded, badRequest, forbidden, notFound, writeMessage, type Handlers } from '@rex/grpc';
-import type { FieldValue, FolderEntry, ReportAccess__Output, ReportsServiceHandlers } from '@rex/protos';
-import type { Catalogue } from '../library/catalogue.ts';
-import { ParamError, compileReport, type CompiledReport } from '../library/compile.ts';
-import type { ReportDefinition } from '../library/definition.ts';
+import { badRequest, forbidden, notFound, writeMessage, type Handlers } from '@rex/grpc';
+import type { FolderEntry, ReportAccess__Output, ReportsServiceHandlers } from '@rex/protos';
+import { countRows, reportRows } from '../db/report-rows.ts';
 import { reportVerdict } from '../domain/access.ts';
+import { toFieldValue } from '../domain/report-values.ts';
 import { NotAllowedError, visibilityFor } from '../domain/visibility.ts';
-const BATCH_ROWS = 500;
+import type { Catalogue } from '../library/catalogue.ts';
+import { ParamError, compileReport } from '../library/compile.ts';
+import type { ReportDefinition } from '../library/types.ts';
+
 export const FEATURED = 'featured';
 
 function reportEntry(report: ReportDefinition): FolderEntry {
@@ -21,52 +22,6 @@ function findReport(catalogue: Catalogue, path: string, access: ReportAccess__Ou
   if (!report || verdict === 'hidden') throw notFound(`Unable to find report ${path}`);
   if (verdict === 'forbidden') throw forbidden('Report requested is not allowed');
   return report;
-}
-
-function textOf(value: unknown): FieldValue {
-  if (value === null || value === undefined) return { null: true };
-  if (value instanceof Date) return { text: value.toISOString() };
-  return { text: typeof value === 'object' ? JSON.stringify(value) : String(value) };
-}
-
-/**
- * Closes a cursor; true when the connection is fit for the next caller. On a
- * connection that was lost the close would wait for an answer that never
- * comes, so it is given a second at most and the connection is then dropped.
- */
-async function closeCursor(cursor: Cursor): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const closed = cursor.close().then(
-    () => true,
-    () => false,
-  );
-  const gaveUp = new Promise<boolean>((resolve) => {
-    timer = setTimeout(() => resolve(false), 1_000);
-  });
-  try {
-    return await Promise.race([closed, gaveUp]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-/** PostgreSQL's code for a statement cancelled by statement_timeout. */
-const QUERY_CANCELED = '57014';
-
-/**
- * Rows in all pages, on a pool whose statement timeout is short: a count that
- * takes longer is given up (undefined) and the page goes without it, as does
- * one of more rows than the count limit (so a count's cost does not grow with
- * the data beyond the limit).
- */
-async function countRows(countPool: Pool, compiled: CompiledReport, countLimit: number): Promise<number | undefined> {
-  try {
-    const count = Number((await countPool.query(compiled.countSql, compiled.countValues)).rows[0].count);
-    return countLimit && count > countLimit ? undefined : count;
-  } catch (error) {
-    if ((error as { code?: string }).code === QUERY_CANCELED) return undefined;
-    throw error;
-  }
 }
 
 export function reportHandlers(
@@ -146,48 +101,16 @@ export function reportHandlers(
       // The count runs beside the rows' query, on its own connection.
       const counting = request.wantCount ? countRows(pools.count, compiled, countLimit) : undefined;
       counting?.catch(() => undefined);
-      const client = await pools.read.connect();
-      let healthy = true;
-      if (request.limit <= BATCH_ROWS) {
-        // A page fits one batch: one round trip, where a cursor takes three.
-        try {
-          const { rows } = await client.query<unknown[]>({ text: compiled.sql, values: compiled.values, rowMode: 'array' });
+      let headSent = false;
+      for await (const rows of reportRows(pools.read, compiled, request.limit)) {
+        if (!headSent) {
           const count = counting ? await counting : 0;
           await writeMessage(call, {
             head: { count: count ?? 0, countUnknown: count === undefined, columns: compiled.columns.map((c) => c.name), unknownParameters: compiled.unknownParameters },
           });
-          if (rows.length) await writeMessage(call, { rows: { rows: rows.map((row) => ({ values: row.map(textOf) })) } });
-        } catch (error) {
-          // A caller gone after the query, or an error the server answered, leaves the connection usable; any other may not.
-          healthy = error instanceof CallEnded || (error as { severity?: unknown }).severity !== undefined;
-          throw error;
-        } finally {
-          client.release(!healthy);
+          headSent = true;
         }
-        return;
-      }
-      try {
-        const cursor = client.query(new Cursor(compiled.sql, compiled.values, { rowMode: 'array' }));
-        try {
-          // The first rows are read before the head is sent: a query that fails at once (the usual
-          // way) is then an error status for the client rather than an answer cut short.
-          let rows: unknown[][] = await cursor.read(BATCH_ROWS);
-          const count = counting ? await counting : 0;
-          await writeMessage(call, {
-            head: { count: count ?? 0, countUnknown: count === undefined, columns: compiled.columns.map((c) => c.name), unknownParameters: compiled.unknownParameters },
-          });
-          for (;;) {
-            if (rows.length) await writeMessage(call, { rows: { rows: rows.map((row) => ({ values: row.map(textOf) })) } });
-            // A short batch is the last one: no further round trip is needed to learn so.
-            if (rows.length < BATCH_ROWS) break;
-            rows = await cursor.read(BATCH_ROWS);
-          }
-        } finally {
-          healthy = await closeCursor(cursor);
-        }
-      } finally {
-        // A connection whose cursor could not be closed is not given to the next caller.
-        client.release(!healthy);
+        if (rows.length) await writeMessage(call, { rows: { rows: rows.map((row) => ({ values: row.map(toFieldValue) })) } });
       }
     },
   };

@@ -1,7 +1,7 @@
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ReportDefinitionError, parseReport } from './definition.ts';
-import type { ReportDefinition } from './definition.ts';
+import type { ReportDefinition } from './types.ts';
 
 /** A folder of the report hierarchy; `folders` and `reports` hold the children's paths. */
 export type Folder = { path: string; title: string; description?: string; folders: string[]; reports: string[] };

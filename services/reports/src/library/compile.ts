@@ -1,4 +1,4 @@
-import type { ReportColumn, ReportDefinition, ReportParam } from './definition.ts';
+import type { ReportColumn, ReportDefinition, ReportParam, Visibility } from './types.ts';
 import { PARAM_CASTS, toBindValue } from './param-values.ts';
 
 export class ParamError extends Error {
@@ -13,8 +13,6 @@ export class ParamError extends Error {
   }
 }
 
-/** The caller's row filter, e.g. { sql: 'o.website_id = $1 AND o.created_by_id = $2', values: ['1', '7'] }. */
-export type Visibility = { sql: string; values: unknown[] };
 
 export type RunOptions = {
   limit: number;

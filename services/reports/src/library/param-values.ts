@@ -1,5 +1,5 @@
 import { canonicalMoment, isRealDate } from '@rex/dates';
-import type { ParamType, ReportParam } from './definition.ts';
+import type { ParamType, ReportParam } from './types.ts';
 
 /** The SQL cast each parameter's bind placeholder gets, so Postgres never has to guess its type. */
 export const PARAM_CASTS: Readonly<Record<ParamType, string>> = {

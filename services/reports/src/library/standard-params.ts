@@ -1,4 +1,4 @@
-import type { ReportParam } from './definition.ts';
+import type { ReportParam } from './types.ts';
 
 /** Warehouse record statuses (occurrences.record_status). */
 const RECORD_STATUSES: Record<string, string> = {

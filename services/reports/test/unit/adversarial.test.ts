@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ReportParam } from '../../src/library/definition.ts';
+import type { ReportParam } from '../../src/library/types.ts';
 import { toBindValue } from '../../src/library/param-values.ts';
 
 const K = 100_000;

@@ -5,11 +5,11 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadCatalogue } from '../../src/library/catalogue.ts';
 import { ParamError, compileReport } from '../../src/library/compile.ts';
-import type { RunOptions, Visibility } from '../../src/library/compile.ts';
+import type { RunOptions } from '../../src/library/compile.ts';
 import { ReportDefinitionError, parseReport } from '../../src/library/definition.ts';
-import type { ReportDefinition, ReportParam } from '../../src/library/definition.ts';
+import type { ReportDefinition, ReportParam, Visibility } from '../../src/library/types.ts';
 
-const LIBRARY_ROOT = join(dirname(fileURLToPath(import.meta.url)), '../../library');
+const LIBRARY_ROOT = join(dirname(fileURLToPath(import.meta.url)), '../../definitions');
 const shipped = loadCatalogue([LIBRARY_ROOT]);
 const shippedReports = [...shipped.reports.values()];
 

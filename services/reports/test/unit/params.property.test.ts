@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { isRealDate } from '@rex/dates';
 import { loadCatalogue } from '../../src/library/catalogue.ts';
 import { ParamError, compileReport, type RunOptions } from '../../src/library/compile.ts';
-import type { ParamType, ReportDefinition, ReportParam } from '../../src/library/definition.ts';
+import type { ParamType, ReportDefinition, ReportParam } from '../../src/library/types.ts';
 import { PARAM_CASTS, toBindValue } from '../../src/library/param-values.ts';
 import { decodeCursor, encodeCursor } from '../../src/domain/change-cursor.ts';
 
@@ -13,7 +13,7 @@ import { decodeCursor, encodeCursor } from '../../src/domain/change-cursor.ts';
 const SEED = Number(process.env.FUZZ_SEED ?? 20261123);
 const runs = (ci: number) => ({ seed: SEED, numRuns: Number(process.env.FUZZ_RUNS ?? ci) });
 
-const shipped = [...loadCatalogue([join(dirname(fileURLToPath(import.meta.url)), '../../library')]).reports.values()];
+const shipped = [...loadCatalogue([join(dirname(fileURLToPath(import.meta.url)), '../../definitions')]).reports.values()];
 const TYPES = Object.keys(PARAM_CASTS) as ParamType[];
 const param = (datatype: ParamType, lookupValues?: Record<string, string>): ReportParam => ({ name: 'p', display: 'p', description: '', datatype, lookupValues });
 

@@ -1,0 +1,86 @@
+import Cursor from 'pg-cursor';
+import type { Pool } from '@rex/db';
+import type { CompiledReport } from '../library/compile.ts';
+
+/** Rows fetched at a time, and the largest page read in one round trip. */
+export const BATCH_ROWS = 500;
+
+/** PostgreSQL's code for a statement cancelled by statement_timeout. */
+const QUERY_CANCELED = '57014';
+
+/**
+ * Rows in all pages, on a pool whose statement timeout is short: a count that
+ * takes longer is given up (undefined) and the page goes without it, as does
+ * one of more rows than the count limit (so a count's cost does not grow with
+ * the data beyond the limit).
+ */
+export async function countRows(countPool: Pool, compiled: CompiledReport, countLimit: number): Promise<number | undefined> {
+  try {
+    const count = Number((await countPool.query(compiled.countSql, compiled.countValues)).rows[0].count);
+    return countLimit && count > countLimit ? undefined : count;
+  } catch (error) {
+    if ((error as { code?: string }).code === QUERY_CANCELED) return undefined;
+    throw error;
+  }
+}
+
+/**
+ * Closes a cursor; true when the connection is fit for the next caller. On a
+ * connection that was lost the close would wait for an answer that never
+ * comes, so it is given a second at most and the connection is then dropped.
+ */
+async function closeCursor(cursor: Cursor): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const closed = cursor.close().then(
+    () => true,
+    () => false,
+  );
+  const gaveUp = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), 1_000);
+  });
+  try {
+    return await Promise.race([closed, gaveUp]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * A report's rows (arrays, in column order), batch after batch; the first batch
+ * comes even when empty, so a query that fails at once (the usual way) fails
+ * before the caller has answered anything. The connection is released however
+ * the caller stops reading: given back when fit for the next caller, dropped
+ * otherwise.
+ */
+export async function* reportRows(pool: Pool, compiled: CompiledReport, limit: number): AsyncGenerator<unknown[][]> {
+  const client = await pool.connect();
+  let healthy = true;
+  try {
+    if (limit <= BATCH_ROWS) {
+      // A page fits one batch: one round trip, where a cursor takes three.
+      let rows: unknown[][];
+      try {
+        rows = (await client.query<unknown[]>({ text: compiled.sql, values: compiled.values, rowMode: 'array' })).rows;
+      } catch (error) {
+        // An error the server answered leaves the connection usable; any other may not.
+        healthy = (error as { severity?: unknown }).severity !== undefined;
+        throw error;
+      }
+      yield rows;
+      return;
+    }
+    const cursor = client.query(new Cursor(compiled.sql, compiled.values, { rowMode: 'array' }));
+    try {
+      for (;;) {
+        const rows: unknown[][] = await cursor.read(BATCH_ROWS);
+        yield rows;
+        // A short batch is the last one: no further round trip is needed to learn so.
+        if (rows.length < BATCH_ROWS) break;
+      }
+    } finally {
+      healthy = await closeCursor(cursor);
+    }
+  } finally {
+    client.release(!healthy);
+  }
+}
