@@ -1,5 +1,5 @@
 import type { Pool } from '@rex/db';
-import { findIdempotentSubmission, type IdempotentSubmission } from './db/samples-repo.ts';
+import { findIdempotentSubmission, type IdempotentSubmission } from './db/idempotency-repo.ts';
 import { isUniqueViolation } from './db/sql.ts';
 
 /**
@@ -25,19 +25,5 @@ export async function onceForKey<T>(
     const winner = await findIdempotentSubmission(db, owner.websiteId, owner.userId, key);
     if (!winner) throw error;
     return replay(winner);
-  }
-}
-
-/** Deletes Idempotency-Keys older than `ttlSeconds`, in batches; answers how many went. */
-export async function deleteExpiredIdempotencyKeys(db: Pool, ttlSeconds: number, batch = 1_000): Promise<number> {
-  let total = 0;
-  for (;;) {
-    const { rowCount } = await db.query(
-      `DELETE FROM records.idempotency_keys WHERE ctid = ANY (ARRAY(
-         SELECT ctid FROM records.idempotency_keys WHERE created_on < now() - make_interval(secs => $1) LIMIT $2))`,
-      [ttlSeconds, batch],
-    );
-    total += rowCount ?? 0;
-    if ((rowCount ?? 0) < batch) return total;
   }
 }

@@ -18,7 +18,8 @@ import {
   type OccurrenceRow,
 } from './db/occurrences-repo.ts';
 import type { ReferenceData } from './db/reference-repo.ts';
-import { writeOutbox, type IdempotentSubmission } from './db/samples-repo.ts';
+import type { IdempotentSubmission } from './db/idempotency-repo.ts';
+import { writeOutbox } from './db/outbox-repo.ts';
 import { onceForKey } from './idempotency.ts';
 import { checkAssociationTargets } from './associations.ts';
 import { planAssociations } from './domain/associations.ts';

@@ -9,20 +9,10 @@ import { planOccurrence, taxonIds, type OccurrenceChanges } from './domain/occur
 import { displayDate, inheritFromParent, planNewSample, planSampleUpdate, type SampleChanges, type StoredSample, type SurveyReference } from './domain/samples.ts';
 import { fromFieldValues, parseInteger, text, toFieldValues, type AttributeDetails, type Value, type Values } from './domain/values.ts';
 import type { ReferenceData } from './db/reference-repo.ts';
-import {
-  deleteSampleTree,
-  findSample,
-  listSamples,
-  type IdempotentSubmission,
-  liveAttributeValues,
-  lockSample,
-  SAMPLE_FILTERS,
-  type SampleRow,
-  saveAttributeValues,
-  updateAttributeValues,
-  writeOutbox,
-  type StoredAttributeValue,
-} from './db/samples-repo.ts';
+import { liveAttributeValues, saveAttributeValues, updateAttributeValues, type StoredAttributeValue } from './db/attribute-values-repo.ts';
+import type { IdempotentSubmission } from './db/idempotency-repo.ts';
+import { writeOutbox } from './db/outbox-repo.ts';
+import { deleteSampleTree, findSample, listSamples, lockSample, SAMPLE_FILTERS, type SampleRow } from './db/samples-repo.ts';
 import { updateRow } from './db/sql.ts';
 import { insertNewRecords, type NewOccurrence, type NewSample, type SavedSample, type Writer } from './db/new-records.ts';
 import { deleteMediaOf, findMedium } from './db/media-repo.ts';

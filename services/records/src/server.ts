@@ -7,7 +7,7 @@ import { createMediaClient } from './clients/media.ts';
 import { SCHEMA, migrations } from './db/migrations.ts';
 import { createReferenceData } from './db/reference-repo.ts';
 import { recordsServiceHandlers } from './handlers/records-service.ts';
-import { deleteExpiredIdempotencyKeys } from './idempotency.ts';
+import { deleteExpiredIdempotencyKeys } from './db/idempotency-repo.ts';
 import { createMediaClaims } from './media-claims.ts';
 
 /** Serves RecordsService; while it is ready, media claims are confirmed and expired idempotency keys deleted. */

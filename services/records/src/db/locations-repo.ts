@@ -1,6 +1,8 @@
 import type { Pool, PoolClient } from '@rex/db';
 import type { Column } from '../domain/fields.ts';
-import type { StoredAttributeValue } from './samples-repo.ts';
+import type { StoredAttributeValue } from './attribute-values-repo.ts';
+import { insertIdempotencyKey } from './idempotency-repo.ts';
+import { insertOutboxRows } from './outbox-repo.ts';
 import { iso } from './sql.ts';
 
 const LOCATION_SELECT = `
@@ -87,16 +89,16 @@ export async function insertLocation(
   const names = Object.keys(row);
   const values: unknown[] = names.map((name) => row[name]);
   const key = idempotency
-    ? `, k AS (INSERT INTO records.idempotency_keys (website_id, user_id, key, request_hash, saved)
-              SELECT $${values.push(owner.websiteId)}, $${values.push(owner.userId)}, $${values.push(idempotency.key)}, $${values.push(idempotency.requestHash)},
-                     jsonb_build_object('tree', jsonb_build_object('locations', jsonb_build_array(id::text)), 'stamp', ${iso('created_on')}, 'version', xmin::text)
-                FROM l)`
+    ? `, k AS (${insertIdempotencyKey(
+        `SELECT $${values.push(owner.websiteId)}, $${values.push(owner.userId)}, $${values.push(idempotency.key)}, $${values.push(idempotency.requestHash)},
+                jsonb_build_object('tree', jsonb_build_object('locations', jsonb_build_array(id::text)), 'stamp', ${iso('created_on')}, 'version', xmin::text)
+           FROM l`,
+      )})`
     : '';
   const { rows } = await db.query(
     `WITH l AS (INSERT INTO records.locations (${names.join(', ')}) VALUES (${names.map((_, i) => `$${i + 1}`).join(', ')})
                 RETURNING id, website_id, created_by_id, created_on, updated_on, xmin),
-          e AS (INSERT INTO records.outbox (entity, entity_id, operation, website_id, user_id)
-                SELECT 'location', id, 'create', website_id, created_by_id FROM l)${key}
+          e AS (${insertOutboxRows("SELECT 'location', id, 'create', website_id, NULL::bigint, created_by_id FROM l")})${key}
      SELECT id, ${iso('created_on')} AS created_on, ${iso('updated_on')} AS updated_on, xmin::text AS version FROM l`,
     values,
   );

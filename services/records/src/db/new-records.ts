@@ -5,6 +5,8 @@ import type { AttributeValue } from '../domain/attributes.ts';
 import type { Column } from '../domain/fields.ts';
 import { isLink } from '../domain/external-media.ts';
 import { MEDIA, type MediaKind } from '../domain/media.ts';
+import { insertIdempotencyKey } from './idempotency-repo.ts';
+import { insertOutboxRows } from './outbox-repo.ts';
 import { iso } from './sql.ts';
 
 /** A medium's columns, including the path and media type of its claimed file or link. */
@@ -74,9 +76,10 @@ class StatementBuilder {
   /** Records the submission under the client's idempotency key, in the same statement as the records. */
   idempotency(writer: Writer, key: string, requestHash: string, saved: unknown): void {
     this.ctes.push(
-      `INSERT INTO records.idempotency_keys (website_id, user_id, key, request_hash, saved)
-       VALUES (${this.param(writer.websiteId)}, ${this.param(writer.createdById)}, ${this.param(key)}, ${this.param(requestHash)},
-               jsonb_build_object('tree', ${this.param(JSON.stringify(saved))}::jsonb, 'stamp', ${iso('now()')}, 'version', ${CURRENT_VERSION}))`,
+      insertIdempotencyKey(
+        `VALUES (${this.param(writer.websiteId)}, ${this.param(writer.createdById)}, ${this.param(key)}, ${this.param(requestHash)},
+                 jsonb_build_object('tree', ${this.param(JSON.stringify(saved))}::jsonb, 'stamp', ${iso('now()')}, 'version', ${CURRENT_VERSION}))`,
+      ),
     );
   }
 
@@ -94,10 +97,11 @@ class StatementBuilder {
     }
     if (this.outbox.length) {
       this.ctes.push(
-        `INSERT INTO records.outbox (entity, entity_id, operation, website_id, survey_id, user_id)
-         SELECT e, id, 'create', ${this.param(writer.websiteId, '::bigint')}, s, ${this.param(writer.userId, '::bigint')}
-           FROM unnest(${this.param(this.outbox.map((e) => e.entity), '::text[]')}, ${this.param(this.outbox.map((e) => e.id), '::bigint[]')},
-                       ${this.param(this.outbox.map((e) => e.surveyId), '::bigint[]')}) AS t(e, id, s)`,
+        insertOutboxRows(
+          `SELECT e, id, 'create', ${this.param(writer.websiteId, '::bigint')}, s, ${this.param(writer.userId, '::bigint')}
+             FROM unnest(${this.param(this.outbox.map((e) => e.entity), '::text[]')}, ${this.param(this.outbox.map((e) => e.id), '::bigint[]')},
+                         ${this.param(this.outbox.map((e) => e.surveyId), '::bigint[]')}) AS t(e, id, s)`,
+        ),
       );
     }
     if (this.ctes.length) {

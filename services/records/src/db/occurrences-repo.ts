@@ -1,5 +1,5 @@
 import type { Pool, PoolClient } from '@rex/db';
-import type { StoredAttributeValue } from './samples-repo.ts';
+import type { StoredAttributeValue } from './attribute-values-repo.ts';
 import { iso } from './sql.ts';
 
 /** Every occurrence field of the API, formatted as the API returns it, with its taxon's names. */

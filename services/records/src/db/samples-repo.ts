@@ -1,6 +1,6 @@
 import type { Pool, PoolClient } from '@rex/db';
-import type { AttributeValue, AttributeValueUpdate } from '../domain/attributes.ts';
 import type { StoredSample } from '../domain/samples.ts';
+import type { StoredAttributeValue } from './attribute-values-repo.ts';
 import { iso } from './sql.ts';
 
 export type SampleOwnership = { id: string; website_id: string; created_by_id: string; deleted: boolean };
@@ -41,21 +41,6 @@ export async function findSample(db: Pool, id: string): Promise<SampleRow | unde
   return rows[0];
 }
 
-export type StoredAttributeValue = {
-  attribute_id: string;
-  value_id: string;
-  caption: string;
-  data_type: AttributeValue['dateType'] & string;
-  multi_value: boolean;
-  text_value: string | null;
-  int_value: string | null;
-  float_value: number | null;
-  date_start: string | null;
-  date_end: string | null;
-  date_type: string | null;
-  term: string | null;
-};
-
 /** Locks a sample for a change; undefined when there is no such row. */
 export async function lockSample(client: PoolClient, id: string): Promise<(StoredSample & SampleOwnership & { version: string }) | undefined> {
   const { rows } = await client.query(
@@ -65,81 +50,6 @@ export async function lockSample(client: PoolClient, id: string): Promise<(Store
     [id],
   );
   return rows[0];
-}
-
-const VALUE_TABLES = {
-  sample: { table: 'records.sample_attribute_values', key: 'sample_id' },
-  occurrence: { table: 'records.occurrence_attribute_values', key: 'occurrence_id' },
-  location: { table: 'records.location_attribute_values', key: 'location_id' },
-} as const;
-
-/** Stores attribute values; values of `replaced` attributes already stored are soft-deleted first. */
-export async function saveAttributeValues(
-  client: PoolClient,
-  entity: keyof typeof VALUE_TABLES,
-  ownerId: string,
-  values: AttributeValue[],
-  replaced: Set<string> = new Set(),
-): Promise<void> {
-  const { table, key } = VALUE_TABLES[entity];
-  if (replaced.size) {
-    await client.query(`UPDATE ${table} SET deleted = true WHERE ${key} = $1 AND attribute_id = ANY($2::bigint[]) AND NOT deleted`, [
-      ownerId,
-      [...replaced],
-    ]);
-  }
-  if (!values.length) return;
-  await client.query(
-    `INSERT INTO ${table} (${key}, attribute_id, text_value, int_value, float_value, date_start, date_end, date_type)
-     SELECT $1, * FROM unnest($2::bigint[], $3::text[], $4::bigint[], $5::float8[], $6::date[], $7::date[], $8::text[])`,
-    [
-      ownerId,
-      values.map((v) => v.attributeId),
-      values.map((v) => v.textValue),
-      values.map((v) => v.intValue),
-      values.map((v) => v.floatValue),
-      values.map((v) => v.dateStart),
-      values.map((v) => v.dateEnd),
-      values.map((v) => v.dateType),
-    ],
-  );
-}
-
-/** Of `valueIds`, those that are live values of the record: value id → attribute id. */
-export async function liveAttributeValues(
-  client: PoolClient,
-  entity: keyof typeof VALUE_TABLES,
-  ownerId: string,
-  valueIds: string[],
-): Promise<Map<string, string>> {
-  if (!valueIds.length) return new Map();
-  const { table, key } = VALUE_TABLES[entity];
-  const { rows } = await client.query<{ id: string; attribute_id: string }>(
-    `SELECT id::text, attribute_id::text FROM ${table} WHERE ${key} = $1 AND id = ANY($2::bigint[]) AND NOT deleted`,
-    [ownerId, valueIds],
-  );
-  return new Map(rows.map((row) => [row.id, row.attribute_id]));
-}
-
-/** Overwrites stored values in place (a null value soft-deletes it); the caller has checked they are the record's. */
-export async function updateAttributeValues(
-  client: PoolClient,
-  entity: keyof typeof VALUE_TABLES,
-  ownerId: string,
-  updates: AttributeValueUpdate[],
-): Promise<void> {
-  const { table, key } = VALUE_TABLES[entity];
-  for (const { valueId, value } of updates) {
-    if (value === null) {
-      await client.query(`UPDATE ${table} SET deleted = true WHERE id = $1 AND ${key} = $2`, [valueId, ownerId]);
-      continue;
-    }
-    await client.query(
-      `UPDATE ${table} SET text_value = $3, int_value = $4, float_value = $5, date_start = $6, date_end = $7, date_type = $8
-        WHERE id = $1 AND ${key} = $2`,
-      [valueId, ownerId, value.textValue, value.intValue, value.floatValue, value.dateStart, value.dateEnd, value.dateType],
-    );
-  }
 }
 
 export type DeletedRecord = { entity: 'sample' | 'occurrence'; id: string; survey_id: string };
@@ -168,31 +78,6 @@ export async function deleteSampleTree(client: PoolClient, id: string, userId: s
     [id, userId],
   );
   return rows;
-}
-
-export type OutboxEvent = {
-  entity: string;
-  entityId: string;
-  operation: 'create' | 'update' | 'delete';
-  websiteId: string;
-  surveyId: string | null;
-  userId: string | null;
-};
-
-export async function writeOutbox(client: PoolClient, events: OutboxEvent[]): Promise<void> {
-  if (!events.length) return;
-  await client.query(
-    `INSERT INTO records.outbox (entity, entity_id, operation, website_id, survey_id, user_id)
-     SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::bigint[], $5::bigint[], $6::bigint[])`,
-    [
-      events.map((e) => e.entity),
-      events.map((e) => e.entityId),
-      events.map((e) => e.operation),
-      events.map((e) => e.websiteId),
-      events.map((e) => e.surveyId),
-      events.map((e) => e.userId),
-    ],
-  );
 }
 
 /** Fields a sample list may be filtered on, by equality, and how their values are checked. */
@@ -246,14 +131,4 @@ export async function listSamples(
     values,
   );
   return rows;
-}
-
-export type IdempotentSubmission = { requestHash: string; saved: unknown };
-
-export async function findIdempotentSubmission(db: Pool, websiteId: string, userId: string, key: string): Promise<IdempotentSubmission | undefined> {
-  const { rows } = await db.query<{ request_hash: string; saved: unknown }>(
-    'SELECT request_hash, saved FROM records.idempotency_keys WHERE website_id = $1 AND user_id = $2 AND key = $3',
-    [websiteId, userId, key],
-  );
-  return rows[0] && { requestHash: rows[0].request_hash, saved: rows[0].saved };
 }
