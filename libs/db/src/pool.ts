@@ -60,31 +60,33 @@ export class ScopedPool extends pg.Pool {
     return callback ? super.end(callback) : super.end();
   }
 
-  /** A live client: closed ones met on the way are dropped. */
-  private async liveClient(): Promise<pg.PoolClient> {
-    for (;;) {
-      const client = await super.connect();
-      if (!closed.has(client)) return client;
-      client.release(true);
-    }
-  }
-
-  // pg-pool's query() goes through connect() too, so both are covered.
+  // pg-pool's query() goes through connect() too, so both are covered. Callbacks,
+  // not promises: this runs for every query.
   override connect(): Promise<pg.PoolClient>;
   override connect(callback: ConnectCallback): void;
   override connect(callback?: ConnectCallback): Promise<pg.PoolClient> | void {
+    if (!callback) {
+      return new Promise((resolve, reject) => this.connect((error, client) => (error ? reject(error) : resolve(client!))));
+    }
     const scope = this.scope();
-    const connected: Promise<pg.PoolClient> = scope?.ended
-      ? Promise.reject(new QueryAbandoned())
-      : this.liveClient().then((client) => {
-          if (scope) this.watch(client, scope);
-          return client;
-        });
-    if (!callback) return connected;
-    connected.then(
-      (client) => callback(undefined, client, (release) => client.release(release as boolean | Error | undefined)),
-      (error: Error) => callback(error, undefined, () => undefined),
-    );
+    if (scope?.ended) {
+      process.nextTick(callback, new QueryAbandoned(), undefined, () => undefined);
+      return;
+    }
+    super.connect((error, client, done) => {
+      if (error || !client) {
+        callback(error ?? new Error('The pool gave no client.'), undefined, () => undefined);
+        return;
+      }
+      // A client whose connection has closed is dropped, and another asked for.
+      if (closed.has(client)) {
+        done(true);
+        this.connect(callback);
+        return;
+      }
+      if (scope) this.watch(client, scope);
+      callback(undefined, client, (release) => client.release(release as boolean | Error | undefined));
+    });
   }
 
   /** Cancels the client's running query if the call ends while the client is checked out. */

@@ -13,32 +13,69 @@ const callScopes = new AsyncLocalStorage<CallScope>();
 /** The scope of the gRPC call being served, wherever in its handler this runs; undefined outside one. */
 export const currentCall = (): CallScope | undefined => callScopes.getStore();
 
-/** What a call of any kind has that its scope reads. */
-type Call = { once(event: 'cancelled', listener: () => void): unknown; off(event: 'cancelled', listener: () => void): unknown; getDeadline(): grpc.Deadline };
+/** What a call of any kind has that its scope reads. grpc-js marks a call cancelled, and says so once, when the client cancels or its deadline passes. */
+type Call = {
+  readonly cancelled: boolean;
+  once(event: 'cancelled', listener: () => void): unknown;
+  off(event: 'cancelled', listener: () => void): unknown;
+  getDeadline(): grpc.Deadline;
+};
+
+/**
+ * The scope of one call while its handler runs. It costs the call nothing
+ * until something asks to hear of its end (a query of a scoped pool): then
+ * one listener on the call tells all of them. Work the handler leaves running
+ * after it has answered keeps the scope as it was then: what becomes of the
+ * call afterwards (grpc-js may mark an answered call cancelled when its
+ * stream closes) is not that work's end.
+ */
+class ScopeOfCall implements CallScope {
+  readonly deadline: number | undefined;
+  private readonly call: Call;
+  private listeners: (() => void)[] | undefined;
+  private onCancelled: (() => void) | undefined;
+  /** Whether the call had ended when its handler settled; undefined while it runs. */
+  private endedWhenServed: boolean | undefined;
+
+  constructor(call: Call) {
+    this.call = call;
+    const deadline = Number(call.getDeadline());
+    this.deadline = Number.isFinite(deadline) ? deadline : undefined;
+  }
+
+  get ended(): boolean {
+    return this.endedWhenServed ?? this.call.cancelled;
+  }
+
+  // A property, not a method: callers pass it on detached (`signal.wait(ms, call.onEnd)`).
+  onEnd = (listener: () => void): (() => void) => {
+    if (!this.listeners) {
+      const listeners: (() => void)[] = (this.listeners = []);
+      this.onCancelled = () => {
+        for (const told of listeners.splice(0)) told();
+      };
+      if (this.endedWhenServed === undefined) this.call.once('cancelled', this.onCancelled);
+    }
+    const listeners = this.listeners;
+    listeners.push(listener);
+    return () => {
+      const at = listeners.indexOf(listener);
+      if (at >= 0) listeners.splice(at, 1);
+    };
+  };
+
+  /** The handler has settled. */
+  served(): void {
+    this.endedWhenServed = this.call.cancelled;
+    if (this.onCancelled) this.call.off('cancelled', this.onCancelled);
+  }
+}
 
 /**
  * Runs `fn` in the scope of `call`, so what it reaches (a scoped pool of
  * @rex/db) sees the call's deadline and hears of its end.
  */
 export function inCallScope<T>(call: Call, fn: () => Promise<T>): Promise<T> {
-  const listeners = new Set<() => void>();
-  let ended = false;
-  const end = () => {
-    if (ended) return;
-    ended = true;
-    for (const listener of listeners) listener();
-  };
-  call.once('cancelled', end);
-  const deadline = Number(call.getDeadline());
-  const scope: CallScope = {
-    deadline: Number.isFinite(deadline) ? deadline : undefined,
-    get ended() {
-      return ended;
-    },
-    onEnd: (listener) => {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-  };
-  return callScopes.run(scope, async () => fn()).finally(() => call.off('cancelled', end));
+  const scope = new ScopeOfCall(call);
+  return callScopes.run(scope, fn).finally(() => scope.served());
 }

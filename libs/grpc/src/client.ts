@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import * as grpc from '@grpc/grpc-js';
 import { grpcClientDuration, use } from '@rex/telemetry';
 import { grantMetadata, type CallSecret } from './call-grant.ts';
+import { labelsByCode } from './metric-labels.ts';
 
 use(grpcClientDuration);
 
@@ -98,14 +99,15 @@ export class ServiceClient {
     });
   }
 
+  private readonly labels = new Map<string, (code: grpc.status) => { grpc_service: string; grpc_method: string; grpc_code: string }>();
+
   /** Records a finished call of `name`; call once. */
   private observer(name: string): (code: grpc.status) => void {
+    let labels = this.labels.get(name);
+    if (!labels) this.labels.set(name, (labels = labelsByCode({ grpc_service: this.service, grpc_method: name })));
     const started = process.hrtime.bigint();
-    return (code) =>
-      grpcClientDuration.observe(
-        { grpc_service: this.service, grpc_method: name, grpc_code: grpc.status[code] },
-        Number(process.hrtime.bigint() - started) / 1e9,
-      );
+    const withCode = labels;
+    return (code) => grpcClientDuration.observe(withCode(code), Number(process.hrtime.bigint() - started) / 1e9);
   }
 
   /** A server-streaming call with a deadline. */

@@ -3,6 +3,7 @@ import type { Logger } from '@rex/logger';
 import { grpcDuration, grpcHandled, grpcInFlight, use } from '@rex/telemetry';
 import { GrantRefused } from './call-grant.ts';
 import { inCallScope } from './call-scope.ts';
+import { labelsByCode } from './metric-labels.ts';
 import { DomainError, toServiceError } from './errors.ts';
 import { CallEnded } from './stream.ts';
 
@@ -65,7 +66,7 @@ export function adaptHandlers(definition: grpc.ServiceDefinition, handlers: obje
 }
 
 /** Counts a call in flight from now, then once, by the code it ended with. */
-function counter(labels: Labels): (code: grpc.status) => void {
+function counter(labels: Labels, withCode: (code: grpc.status) => Labels & { grpc_code: string }): (code: grpc.status) => void {
   const started = process.hrtime.bigint();
   grpcInFlight.inc(labels);
   let counted = false;
@@ -73,9 +74,9 @@ function counter(labels: Labels): (code: grpc.status) => void {
     if (counted) return;
     counted = true;
     grpcInFlight.dec(labels);
-    const withCode = { ...labels, grpc_code: grpc.status[code] };
-    grpcHandled.inc(withCode);
-    grpcDuration.observe(withCode, Number(process.hrtime.bigint() - started) / 1e9);
+    const ended = withCode(code);
+    grpcHandled.inc(ended);
+    grpcDuration.observe(ended, Number(process.hrtime.bigint() - started) / 1e9);
   };
 }
 
@@ -98,8 +99,9 @@ function statusOf(error: unknown, method: string, logger: Logger): Partial<grpc.
 }
 
 function unary(labels: Labels, handler: UnaryHandler<unknown, unknown>, logger: Logger): grpc.handleUnaryCall<unknown, unknown> {
+  const codes = labelsByCode(labels);
   return (call, callback) => {
-    const finish = counter(labels);
+    const finish = counter(labels, codes);
     inCallScope(call, () => handler(call.request, call)).then(
       (response) => {
         finish(grpc.status.OK);
@@ -115,8 +117,9 @@ function unary(labels: Labels, handler: UnaryHandler<unknown, unknown>, logger: 
 }
 
 function serverStream(labels: Labels, handler: ServerStreamHandler<unknown, unknown>, logger: Logger): grpc.handleServerStreamingCall<unknown, unknown> {
+  const codes = labelsByCode(labels);
   return (call) => {
-    const finish = counter(labels);
+    const finish = counter(labels, codes);
     call.once('cancelled', () => finish(grpc.status.CANCELLED));
     call.once('error', (error: { code?: grpc.status }) => finish(error.code ?? grpc.status.UNKNOWN));
     call.once('finish', () => finish(grpc.status.OK));
@@ -136,8 +139,9 @@ function serverStream(labels: Labels, handler: ServerStreamHandler<unknown, unkn
 }
 
 function clientStream(labels: Labels, handler: ClientStreamHandler<unknown, unknown>, logger: Logger): grpc.handleClientStreamingCall<unknown, unknown> {
+  const codes = labelsByCode(labels);
   return (call, callback) => {
-    const finish = counter(labels);
+    const finish = counter(labels, codes);
     call.once('cancelled', () => {
       finish(grpc.status.CANCELLED);
       // The handler's next read fails, so a cut-off stream never looks complete.

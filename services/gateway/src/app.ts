@@ -111,28 +111,36 @@ const UNKNOWN_OUTCOME =
   'The outcome of this request is unknown: it was cancelled when its time ran out, but may have completed just before. Retrying it with the same Idempotency-Key is safe: it answers with the saved record if there is one and saves it otherwise.';
 
 type Handler = (req: Request, res: Response) => Promise<void>;
+
+/** The HTTP client a route's backend calls are made for: told, once, when it goes away before its answer is complete. */
+class HttpClient implements Waiter {
+  gone = false;
+  private listeners: (() => void)[] | undefined;
+
+  constructor(res: Response) {
+    res.once('close', () => {
+      if (res.writableFinished) return;
+      this.gone = true;
+      for (const listener of this.listeners?.splice(0) ?? []) listener();
+    });
+  }
+
+  onGone(listener: () => void): () => void {
+    const listeners = (this.listeners ??= []);
+    listeners.push(listener);
+    return () => {
+      const at = listeners.indexOf(listener);
+      if (at >= 0) listeners.splice(at, 1);
+    };
+  }
+}
+
 /**
  * Runs a route's handler for its HTTP client: the backend calls it makes are
  * cancelled if the client goes away before the answer is complete.
  */
 const handle = (fn: Handler) => (req: Request, res: Response, next: NextFunction) => {
-  const listeners = new Set<() => void>();
-  let gone = false;
-  res.once('close', () => {
-    if (res.writableFinished) return;
-    gone = true;
-    for (const listener of listeners) listener();
-  });
-  const waiter: Waiter = {
-    get gone() {
-      return gone;
-    },
-    onGone: (listener) => {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-  };
-  forWaiter(waiter, () => fn(req, res)).catch(next);
+  forWaiter(new HttpClient(res), () => fn(req, res)).catch(next);
 };
 
 /** The API's routes, with authentication, client access, CORS and rate limits in front of each. */
