@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { DEMO } from '@rex/admin';
 import { startGateway } from './support/gateway.ts';
-import { claimIdFor } from '../services/records/src/media-claims.ts';
+import { claimIdFor } from '../services/records/src/app/media-claims.ts';
 import { jpeg, png, pngSize, queuedPhoto, upload } from './support/media.ts';
 import { EDITOR_USER, OTHER_USER, api, dbQuery, eventually, sampleSubmission, services, setUpWorld, token } from './support/world.ts';
 

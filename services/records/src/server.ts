@@ -8,7 +8,7 @@ import { SCHEMA, migrations } from './db/migrations.ts';
 import { createReferenceData } from './db/reference-repo.ts';
 import { recordsServiceHandlers } from './handlers/records-service.ts';
 import { deleteExpiredIdempotencyKeys } from './db/idempotency-repo.ts';
-import { createMediaClaims } from './media-claims.ts';
+import { createMediaClaims } from './app/media-claims.ts';
 
 /** Serves RecordsService; while it is ready, media claims are confirmed and expired idempotency keys deleted. */
 export function startRecordsServer(config: RecordsConfig, logger: Logger): Promise<ServedGrpc> {

@@ -2,7 +2,7 @@ import { invalid, type Handlers } from '@rex/grpc';
 import { isRecordId } from '@rex/protos';
 import type { RecordsServiceHandlers } from '@rex/protos';
 import { toAttributeDetails, toFieldValues } from '../domain/values.ts';
-import type { Locations } from '../locations.ts';
+import type { Locations } from '../app/locations.ts';
 
 function recordId(id: string): string {
   if (!isRecordId(id)) throw invalid({ 'location:id': 'Must be a positive whole number.' });

@@ -3,7 +3,7 @@ import { isRecordId } from '@rex/protos';
 import type { MediaParent, RecordsServiceHandlers } from '@rex/protos';
 import type { MediaKind } from '../domain/media.ts';
 import { toFieldValues } from '../domain/values.ts';
-import type { Media } from '../media.ts';
+import type { Media } from '../app/media.ts';
 
 const KINDS: Partial<Record<MediaParent, MediaKind>> = {
   MEDIA_PARENT_SAMPLE: 'sample',

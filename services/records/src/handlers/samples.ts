@@ -2,7 +2,7 @@ import { invalid, type Handlers } from '@rex/grpc';
 import { isRecordId } from '@rex/protos';
 import type { RecordsServiceHandlers } from '@rex/protos';
 import { toAttributeDetails, toFieldValues } from '../domain/values.ts';
-import type { Samples } from '../samples.ts';
+import type { Samples } from '../app/samples.ts';
 
 function recordId(id: string): string {
   if (!isRecordId(id)) throw invalid({ 'sample:id': 'Must be a positive whole number.' });

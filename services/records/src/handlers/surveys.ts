@@ -1,8 +1,8 @@
 import { invalid, type Handlers } from '@rex/grpc';
 import { isRecordId } from '@rex/protos';
 import type { RecordsServiceHandlers } from '@rex/protos';
-import type { AttributeCatalogue } from '../attribute-catalogue.ts';
-import type { Surveys } from '../surveys.ts';
+import type { AttributeCatalogue } from '../app/attribute-catalogue.ts';
+import type { Surveys } from '../app/surveys.ts';
 
 function recordId(id: string): string {
   if (!isRecordId(id)) throw invalid({ 'survey:id': 'Must be a positive whole number.' });

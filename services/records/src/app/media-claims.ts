@@ -4,10 +4,10 @@ import { invalid, isServiceError, unavailable } from '@rex/grpc';
 import type { Logger } from '@rex/logger';
 import { prom, use } from '@rex/telemetry';
 import type { AuthContext__Output } from '@rex/protos';
-import type { MediaClient } from './clients/media.ts';
-import type { Errors } from './domain/fields.ts';
-import { MEDIA, queuedNames, type MediumPlan } from './domain/media.ts';
-import { isUniqueViolation } from './db/sql.ts';
+import type { MediaClient } from '../clients/media.ts';
+import type { Errors } from '../domain/fields.ts';
+import { MEDIA, queuedNames, type MediumPlan } from '../domain/media.ts';
+import { isUniqueViolation } from '../db/sql.ts';
 
 export type Claim = { id: string; names: string[]; mediaTypes: Map<string, string> };
 

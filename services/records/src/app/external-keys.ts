@@ -1,8 +1,8 @@
 import type { Pool } from '@rex/db';
 import { conflict, invalid } from '@rex/grpc';
-import type { Errors } from './domain/fields.ts';
-import { KEYED_TABLES, recordWithExternalKey, type KeyedEntity } from './db/external-keys-repo.ts';
-import { isUniqueViolation } from './db/sql.ts';
+import type { Errors } from '../domain/fields.ts';
+import { KEYED_TABLES, recordWithExternalKey, type KeyedEntity } from '../db/external-keys-repo.ts';
+import { isUniqueViolation } from '../db/sql.ts';
 
 /**
  * An external key a write gives a record: `recordId` when the record already

@@ -1,9 +1,9 @@
 import type { Pool } from '@rex/db';
 import { invalid, notFound } from '@rex/grpc';
 import type { AuthContext__Output, FieldValue } from '@rex/protos';
-import { readFilters, type Errors } from './domain/fields.ts';
-import { toFieldValues, type Value } from './domain/values.ts';
-import { locationAttributes, surveyAttributes, type AttributeListing } from './db/attributes-repo.ts';
+import { readFilters, type Errors } from '../domain/fields.ts';
+import { toFieldValues, type Value } from '../domain/values.ts';
+import { locationAttributes, surveyAttributes, type AttributeListing } from '../db/attributes-repo.ts';
 
 const ENTITIES = ['sample', 'occurrence', 'location'] as const;
 type AttributeEntity = (typeof ENTITIES)[number];

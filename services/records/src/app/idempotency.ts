@@ -1,6 +1,6 @@
 import type { Pool } from '@rex/db';
-import { findIdempotentSubmission, type IdempotentSubmission } from './db/idempotency-repo.ts';
-import { isUniqueViolation } from './db/sql.ts';
+import { findIdempotentSubmission, type IdempotentSubmission } from '../db/idempotency-repo.ts';
+import { isUniqueViolation } from '../db/sql.ts';
 
 /**
  * Runs a create under the client's Idempotency-Key (none: it just runs). A

@@ -1,40 +1,24 @@
 import { withTransaction, type Pool } from '@rex/db';
 import { badRequest, conflict, forbidden, invalid, notFound } from '@rex/grpc';
 import type { AuthContext__Output, SavedRecord, Submission__Output } from '@rex/protos';
-import { addErrors, readFilters, type Errors } from './domain/fields.ts';
-import { planLocation } from './domain/locations.ts';
-import { text, type Value } from './domain/values.ts';
-import type { ReferenceData } from './db/reference-repo.ts';
-import { LOCATION_FILTERS, findLocation, invisibleLocations, listLocations, type LocationRow } from './db/locations-repo.ts';
-import { deleteMediaOf } from './db/media-repo.ts';
-import { insertNewRecords } from './db/new-records.ts';
-import { planMedium } from './domain/media.ts';
+import { addErrors, readFilters, type Errors } from '../domain/fields.ts';
+import { planLocation } from '../domain/locations.ts';
+import { text, type Value } from '../domain/values.ts';
+import type { ReferenceData } from '../db/reference-repo.ts';
+import { LOCATION_FILTERS, findLocation, invisibleLocations, listLocations, type LocationRow } from '../db/locations-repo.ts';
+import { deleteMediaOf } from '../db/media-repo.ts';
+import { insertNewRecords } from '../db/new-records.ts';
+import { planMedium } from '../domain/media.ts';
 import type { MediaClaims } from './media-claims.ts';
-import type { IdempotentSubmission } from './db/idempotency-repo.ts';
-import { writeOutbox } from './db/outbox-repo.ts';
+import type { IdempotentSubmission } from '../db/idempotency-repo.ts';
+import { writeOutbox } from '../db/outbox-repo.ts';
 import { onceForKey } from './idempotency.ts';
 import { withUniqueExternalKeys, type KeyUse } from './external-keys.ts';
 import { checkNamedReferences, namingMedia } from './named-references.ts';
-import { updateRow } from './db/sql.ts';
-import {
-  NOT_A_USER,
-  attributeDetailsForResponse,
-  attributeValuesForResponse,
-  caller,
-  checkOwner,
-  checkStoredValues,
-  checkVersion,
-  planChildMedia,
-  requestHash,
-  saveAttributeChanges,
-  addMedia,
-  savedMedia,
-  stamp,
-  toTree,
-  updateStoredMedia,
-  type Caller,
-  type RecordRead,
-} from './samples.ts';
+import { updateRow } from '../db/sql.ts';
+import { NOT_A_USER, caller, checkOwner, checkVersion, type Caller } from './access.ts';
+import { attributeDetailsForResponse, attributeValuesForResponse, savedMedia, stamp, type RecordRead } from './answers.ts';
+import { checkStoredValues, planChildMedia, requestHash, saveAttributeChanges, addMedia, toTree, updateStoredMedia } from './submissions.ts';
 
 /** The location's fields, without its custom attribute values. */
 function fieldValues(row: LocationRow): Record<string, Value> {

@@ -1,19 +1,21 @@
 import { withTransaction, type Pool } from '@rex/db';
-import { badRequest, conflict, forbidden, invalid, notFound } from '@rex/grpc';
+import { badRequest, conflict, forbidden, invalid } from '@rex/grpc';
 import type { AuthContext__Output, SavedRecord, Submission__Output } from '@rex/protos';
-import { addErrors, readFilters, type Errors } from './domain/fields.ts';
-import { MEDIA, planMedium, type MediaKind } from './domain/media.ts';
-import { parseInteger, text, type Value } from './domain/values.ts';
-import { deleteMedium, findMedium, listMedia, mediumFilters, parentOf, type MediumRow } from './db/media-repo.ts';
-import { insertNewRecords } from './db/new-records.ts';
-import type { IdempotentSubmission } from './db/idempotency-repo.ts';
-import { writeOutbox } from './db/outbox-repo.ts';
+import { addErrors, readFilters, type Errors } from '../domain/fields.ts';
+import { MEDIA, planMedium, type MediaKind } from '../domain/media.ts';
+import { parseInteger, text, type Value } from '../domain/values.ts';
+import { deleteMedium, findMedium, listMedia, mediumFilters, parentOf, type MediumRow } from '../db/media-repo.ts';
+import { insertNewRecords } from '../db/new-records.ts';
+import type { IdempotentSubmission } from '../db/idempotency-repo.ts';
+import { writeOutbox } from '../db/outbox-repo.ts';
 import { onceForKey } from './idempotency.ts';
-import { updateRow } from './db/sql.ts';
+import { updateRow } from '../db/sql.ts';
 import type { MediaClaims } from './media-claims.ts';
-import type { ReferenceData } from './db/reference-repo.ts';
+import type { ReferenceData } from '../db/reference-repo.ts';
 import { checkNamedReferences, namingMedia } from './named-references.ts';
-import { NOT_A_USER, caller, checkOwner, checkVersion, requestHash, stamp, toTree, type Caller } from './samples.ts';
+import { NOT_A_USER, caller, checkOwner, checkVersion } from './access.ts';
+import { stamp } from './answers.ts';
+import { requestHash, toTree } from './submissions.ts';
 
 const OMITTED = new Set(['version']);
 

@@ -1,7 +1,7 @@
 import type { Pool, PoolClient } from '@rex/db';
-import type { AssociationPlan } from './domain/associations.ts';
-import type { Column, Errors } from './domain/fields.ts';
-import { ownOccurrences } from './db/associations-repo.ts';
+import type { AssociationPlan } from '../domain/associations.ts';
+import type { Column, Errors } from '../domain/fields.ts';
+import { ownOccurrences } from '../db/associations-repo.ts';
 
 /** A new occurrence of a write with the associations it carries, and where to report a bad one. */
 export type AssociatingOccurrence = { columns: Column; associations: AssociationPlan[]; report: (errors: Errors) => void };

@@ -1,12 +1,12 @@
 import { withTransaction, type Pool } from '@rex/db';
 import { DomainError, badRequest, conflict, forbidden, invalid } from '@rex/grpc';
 import type { AuthContext__Output, SavedRecord, Submission__Output } from '@rex/protos';
-import { planOccurrence } from './domain/occurrences.ts';
-import { addErrors, readFilters, type Errors } from './domain/fields.ts';
-import { parseInteger, text, type Value } from './domain/values.ts';
-import { insertNewRecords } from './db/new-records.ts';
-import { deleteMediaOf } from './db/media-repo.ts';
-import { planMedium } from './domain/media.ts';
+import { planOccurrence } from '../domain/occurrences.ts';
+import { addErrors, readFilters, type Errors } from '../domain/fields.ts';
+import { parseInteger, text, type Value } from '../domain/values.ts';
+import { insertNewRecords } from '../db/new-records.ts';
+import { deleteMediaOf } from '../db/media-repo.ts';
+import { planMedium } from '../domain/media.ts';
 import type { MediaClaims } from './media-claims.ts';
 import {
   OCCURRENCE_FILTERS,
@@ -16,36 +16,19 @@ import {
   lockOccurrence,
   sampleForOccurrence,
   type OccurrenceRow,
-} from './db/occurrences-repo.ts';
-import type { ReferenceData } from './db/reference-repo.ts';
-import type { IdempotentSubmission } from './db/idempotency-repo.ts';
-import { writeOutbox } from './db/outbox-repo.ts';
+} from '../db/occurrences-repo.ts';
+import type { ReferenceData } from '../db/reference-repo.ts';
+import type { IdempotentSubmission } from '../db/idempotency-repo.ts';
+import { writeOutbox } from '../db/outbox-repo.ts';
 import { onceForKey } from './idempotency.ts';
 import { checkAssociationTargets } from './associations.ts';
-import { planAssociations } from './domain/associations.ts';
-import { associationsOf } from './db/associations-repo.ts';
+import { planAssociations } from '../domain/associations.ts';
+import { associationsOf } from '../db/associations-repo.ts';
 import { withUniqueExternalKeys, type KeyUse } from './external-keys.ts';
 import { checkNamedReferences, namingMedia } from './named-references.ts';
-import {
-  NOT_A_USER,
-  attributeDetailsForResponse,
-  attributeValuesForResponse,
-  caller,
-  checkOwner,
-  checkStoredValues,
-  checkVersion,
-  planChildMedia,
-  requestHash,
-  addMedia,
-  savedOccurrence,
-  updateStoredMedia,
-  updateStoredOccurrence,
-  stamp,
-  toTree,
-  type Tree,
-  type Caller,
-  type RecordRead,
-} from './samples.ts';
+import { NOT_A_USER, caller, checkOwner, checkVersion, type Caller } from './access.ts';
+import { attributeDetailsForResponse, attributeValuesForResponse, savedOccurrence, stamp, type RecordRead } from './answers.ts';
+import { checkStoredValues, planChildMedia, requestHash, addMedia, updateStoredMedia, updateStoredOccurrence, toTree, type Tree } from './submissions.ts';
 
 const INVALID_SAMPLE = 'Attempt to create occurrence in invalid sample.';
 

@@ -1,34 +1,45 @@
-import { createHash } from 'node:crypto';
 import { withTransaction, type Pool, type PoolClient } from '@rex/db';
-import { badRequest, conflict, forbidden, invalid, notFound, preconditionFailed } from '@rex/grpc';
+import { conflict, forbidden, invalid } from '@rex/grpc';
 import { isRecordId } from '@rex/protos';
-import type { AuthContext__Output, FieldValue, SavedRecord, Submission__Output } from '@rex/protos';
-import { ATTRIBUTE_PREFIX, type AttributeValue, type AttributeValueUpdate, type RecordEntity } from './domain/attributes.ts';
-import { addErrors, readFilters, type Column, type Errors } from './domain/fields.ts';
-import { planOccurrence, taxonIds, type OccurrenceChanges } from './domain/occurrences.ts';
-import { displayDate, inheritFromParent, planNewSample, planSampleUpdate, type SampleChanges, type StoredSample, type SurveyReference } from './domain/samples.ts';
-import { fromFieldValues, parseInteger, text, toFieldValues, type AttributeDetails, type Value, type Values } from './domain/values.ts';
-import type { ReferenceData } from './db/reference-repo.ts';
-import { liveAttributeValues, saveAttributeValues, updateAttributeValues, type StoredAttributeValue } from './db/attribute-values-repo.ts';
-import type { IdempotentSubmission } from './db/idempotency-repo.ts';
-import { writeOutbox } from './db/outbox-repo.ts';
-import { deleteSampleTree, findSample, listSamples, lockSample, SAMPLE_FILTERS, type SampleRow } from './db/samples-repo.ts';
-import { updateRow } from './db/sql.ts';
-import { insertNewRecords, type NewOccurrence, type NewSample, type SavedSample, type Writer } from './db/new-records.ts';
-import { deleteMediaOf, findMedium } from './db/media-repo.ts';
-import { lockOccurrence } from './db/occurrences-repo.ts';
+import type { AuthContext__Output, SavedRecord, Submission__Output } from '@rex/protos';
+import { addErrors, readFilters, type Errors } from '../domain/fields.ts';
+import { planOccurrence, taxonIds, type OccurrenceChanges } from '../domain/occurrences.ts';
+import { displayDate, inheritFromParent, planNewSample, planSampleUpdate, type SampleChanges, type StoredSample, type SurveyReference } from '../domain/samples.ts';
+import { parseInteger, text, type Value, type Values } from '../domain/values.ts';
+import type { ReferenceData } from '../db/reference-repo.ts';
+import type { IdempotentSubmission } from '../db/idempotency-repo.ts';
+import { writeOutbox } from '../db/outbox-repo.ts';
+import { deleteSampleTree, findSample, listSamples, lockSample, SAMPLE_FILTERS, type SampleRow } from '../db/samples-repo.ts';
+import { updateRow } from '../db/sql.ts';
+import { insertNewRecords, type NewOccurrence, type NewSample, type SavedSample, type Writer } from '../db/new-records.ts';
+import { deleteMediaOf } from '../db/media-repo.ts';
+import { lockOccurrence } from '../db/occurrences-repo.ts';
 import { withUniqueExternalKeys, type KeyUse } from './external-keys.ts';
 import { checkAssociationTargets, type AssociatingOccurrence } from './associations.ts';
-import { planAssociations, type AssociationPlan } from './domain/associations.ts';
-import type { AttributeDefinition } from './domain/attributes.ts';
-import { invisibleLocations } from './db/locations-repo.ts';
-import { MEDIA, planMedium, type MediaKind, type MediumPlan } from './domain/media.ts';
+import { planAssociations, type AssociationPlan } from '../domain/associations.ts';
+import type { AttributeDefinition } from '../domain/attributes.ts';
+import { invisibleLocations } from '../db/locations-repo.ts';
+import { MEDIA, type MediumPlan } from '../domain/media.ts';
 import type { MediaClaims } from './media-claims.ts';
 import { onceForKey } from './idempotency.ts';
 import { checkNamedReferences, namingMedia, type NamingRecord } from './named-references.ts';
-
-/** A submission as the domain reads it: values and children. */
-export type Tree = { values: Values; samples: Tree[]; occurrences: Tree[]; media: Tree[]; associations: Tree[] };
+import { ANONYMOUS_USER_ID, caller, checkOwner, checkVersion, NOT_A_USER, type Caller } from './access.ts';
+import { attributeDetailsForResponse, attributeValuesForResponse, savedMedia, savedOccurrence, stamp, type RecordRead } from './answers.ts';
+import {
+  addMedia,
+  checkStoredValues,
+  newMediaOf,
+  planChildMedia,
+  planMedia,
+  requestHash,
+  saveAttributeChanges,
+  toTree,
+  treeMedia,
+  updateStoredMedia,
+  updateStoredOccurrence,
+  type StoredMediumPlan,
+  type Tree,
+} from './submissions.ts';
 
 type OccurrencePlan = { changes: OccurrenceChanges; media: MediumPlan[]; associations: AssociationPlan[] };
 
@@ -43,51 +54,6 @@ type SamplePlan = {
 /** A medium's columns once its file is claimed (see media-claims.ts). */
 type ColumnsOf = (plan: MediumPlan) => Record<string, unknown>;
 
-export type Caller = { websiteId: string; userId: string; scope: string };
-
-/** One record as read: its values, version and, when asked for, its attribute values in detail. */
-export type RecordRead = { values: Record<string, Value>; version: string; attributes: Record<string, AttributeDetails>; associations?: Record<string, Value>[] };
-
-/**
- * The owner of samples posted without a user (websites that allow anonymous
- * posts): an id no login has, so no user owns them and their Idempotency-Keys
- * are a namespace of their own.
- */
-export const ANONYMOUS_USER_ID = '0';
-
-export function toTree(submission: Submission__Output | null): Tree {
-  return {
-    values: fromFieldValues(submission?.values ?? {}),
-    samples: (submission?.samples ?? []).map(toTree),
-    occurrences: (submission?.occurrences ?? []).map(toTree),
-    media: (submission?.media ?? []).map(toTree),
-    associations: (submission?.associations ?? []).map(toTree),
-  };
-}
-
-/** Only users reach records here; websites and clients report on data instead. */
-export function caller(auth: AuthContext__Output | null): Caller {
-  const isUser = auth?.entity === 'ENTITY_USER' && auth.userId !== '0';
-  return { websiteId: auth?.websiteId ?? '0', userId: isUser ? auth.userId : '', scope: auth?.scope ?? 'SCOPE_UNSPECIFIED' };
-}
-
-export const NOT_A_USER = 'Records are read and changed by the users who created them; websites and clients use reports.';
-
-/**
- * The caller may read (no action) or change (PUT, DELETE) a stored record: 404 when it is not
- * there for this website, then 400 for writes (403 for reads) without a user, 403 when someone
- * else's, whatever the caller's role.
- */
-export function checkOwner(
-  row: { website_id: string; created_by_id: string; deleted: boolean | string } | undefined,
-  who: Caller,
-  action?: 'PUT' | 'DELETE',
-): void {
-  if (!row || row.deleted === true || row.deleted === 't' || row.website_id !== who.websiteId) throw notFound();
-  if (!who.userId) throw action ? badRequest(`Cannot ${action} without user authentication.`) : forbidden(NOT_A_USER);
-  if (row.created_by_id !== who.userId) throw forbidden('Resource belongs to a different user account.');
-}
-
 /** The sample's fields, without its custom attribute values. */
 function fieldValues(row: SampleRow): Record<string, Value> {
   const values: Record<string, Value> = {};
@@ -100,17 +66,6 @@ function fieldValues(row: SampleRow): Record<string, Value> {
 
 function rowValues(row: SampleRow): Record<string, Value> {
   return Object.assign(fieldValues(row), attributeValuesForResponse('sample', row.attribute_values ?? []));
-}
-
-const planMedia = (kind: MediaKind, media: Tree[], errors: Errors): MediumPlan[] => media.map((medium) => planMedium(kind, medium.values, true, errors));
-
-/** Every new medium of a submission tree: the sample's, its occurrences' and its child samples'. */
-export function treeMedia(tree: Tree, errors: Errors = {}): MediumPlan[] {
-  return [
-    ...planMedia('sample', tree.media, errors),
-    ...tree.occurrences.flatMap((occurrence) => planMedia('occurrence', occurrence.media, errors)),
-    ...tree.samples.flatMap((child) => treeMedia(child, errors)),
-  ];
 }
 
 function surveyIdsOf(tree: Tree, inherited: Values | undefined, ids: Set<string>): void {
@@ -184,10 +139,6 @@ function planNewTree(tree: Tree, parent: Values | undefined, surveys: Map<string
   };
 }
 
-export function stamp(id: string, created: string, updated: string = created): Record<string, FieldValue> {
-  return toFieldValues({ id, created_on: created, updated_on: updated });
-}
-
 function toNewSample(plan: SamplePlan, columnsOf: ColumnsOf): NewSample {
   return {
     columns: plan.changes.columns,
@@ -205,35 +156,6 @@ const toNewOccurrence = ({ changes, media, associations }: OccurrencePlan, colum
   associations,
 });
 
-/** Saved media as children of a write's answer. */
-export const savedMedia = (kind: MediaKind, ids: string[] | undefined, when: string): SavedRecord[] =>
-  (ids ?? []).map((id) => ({ entity: MEDIA[kind].entity, values: stamp(id, when) }));
-
-/** New media of an existing record, inside the caller's transaction, as children of the answer. */
-export async function addMedia(
-  client: PoolClient,
-  kind: MediaKind,
-  parentId: string,
-  surveyId: string | null,
-  columns: Record<string, unknown>[],
-  claimId: string | undefined,
-  who: Caller,
-): Promise<SavedRecord[]> {
-  if (!columns.length) return [];
-  const result = await insertNewRecords(
-    { transaction: client },
-    { samples: [], occurrences: [], parent: null, media: columns.map((medium) => ({ kind, parentId, surveyId, columns: medium })), claimId },
-    { websiteId: who.websiteId, userId: who.userId, createdById: who.userId },
-  );
-  return savedMedia(kind, result.media, result.stamp);
-}
-
-export const savedOccurrence = (id: string, media: Record<string, string[]> | undefined, when: string): SavedRecord => ({
-  entity: 'occurrence',
-  values: stamp(id, when),
-  media: savedMedia('occurrence', media?.[id], when),
-});
-
 function savedSample(saved: SavedSample, when: string, version = ''): SavedRecord {
   return {
     entity: 'sample',
@@ -244,44 +166,6 @@ function savedSample(saved: SavedSample, when: string, version = ''): SavedRecor
     version,
   };
 }
-
-/** If-Match: the change goes ahead only when the client holds the current version. */
-export function checkVersion(current: string, ifMatch: string[]): void {
-  if (ifMatch.length && !ifMatch.includes('*') && !ifMatch.includes(current)) {
-    throw preconditionFailed('If-Match condition not met. Record may have been updated by another user.');
-  }
-}
-
-/** `smpAttr:<id>:<valueId>` (occAttr, locAttr) must name a live value of attribute <id> on this very record. */
-export async function checkStoredValues(
-  client: PoolClient,
-  entity: RecordEntity,
-  ownerId: string,
-  updates: AttributeValueUpdate[],
-  errors: Errors,
-): Promise<void> {
-  const ids = updates.map((update) => update.valueId).filter((id) => isRecordId(id)); // others are no row id
-  const live = await liveAttributeValues(client, entity, ownerId, ids);
-  for (const update of updates) {
-    const key = `${entity}:${update.key}`;
-    if (live.get(update.valueId) !== update.attributeId && !(key in errors)) {
-      errors[key] = `Value ${update.valueId} is not a current value of attribute ${update.attributeId} on this ${entity}.`;
-    }
-  }
-}
-
-/** Writes the attribute changes of an update: replaced attributes, changed stored values, new values. */
-export async function saveAttributeChanges(
-  client: PoolClient,
-  entity: RecordEntity,
-  ownerId: string,
-  changes: { attributes: AttributeValue[]; replacedAttributes: Set<string>; updatedAttributeValues: AttributeValueUpdate[] },
-): Promise<void> {
-  await updateAttributeValues(client, entity, ownerId, changes.updatedAttributeValues);
-  await saveAttributeValues(client, entity, ownerId, changes.attributes, changes.replacedAttributes);
-}
-
-export const requestHash = (submission: Submission__Output | Submission__Output[] | null) => createHash('sha256').update(JSON.stringify(submission ?? {})).digest('hex');
 
 /** The external keys a sample tree gives: `recordId` is the stored sample a PUT changes; children with an id are stored ones. */
 export function keyUsesOf(tree: Tree, recordId: string | undefined, prefix: string): KeyUse[] {
@@ -296,9 +180,6 @@ export function keyUsesOf(tree: Tree, recordId: string | undefined, prefix: stri
     ...tree.samples.flatMap((child) => keyUsesOf(child, recordId === undefined ? undefined : text(child.values, 'id'), prefix)),
   ];
 }
-
-/** A stored child a PUT changes: a medium named by id. */
-type StoredMediumPlan = { id: string; columns: Column };
 
 /** A stored occurrence a PUT changes, with its media: those named by id are changed, the others added. */
 type StoredOccurrencePlan = { id: string; changes: OccurrenceChanges; storedMedia: StoredMediumPlan[]; newMedia: MediumPlan[] };
@@ -333,59 +214,6 @@ function namingRecordsOfUpdate(plan: StoredSamplePlan, report: (errors: Errors) 
     ...plan.samples.flatMap((child) => (child.fresh ? namingRecordsOf(child.fresh, report) : namingRecordsOfUpdate(child.stored!, report))),
   ];
 }
-
-/** The new media of a PUT's tree (those without an id), everywhere in it: what the write claims. */
-export function newMediaOf(tree: Tree): MediumPlan[] {
-  const fresh = (media: Tree[]) => media.filter((medium) => text(medium.values, 'id') === undefined);
-  return [
-    ...planMedia('sample', fresh(tree.media), {}),
-    ...tree.occurrences.flatMap((occurrence) => planMedia('occurrence', fresh(occurrence.media), {})),
-    ...tree.samples.flatMap((child) => (text(child.values, 'id') === undefined ? treeMedia(child) : newMediaOf(child))),
-  ];
-}
-
-/** A record's media in a PUT: those named by id must be its own (locked, then changed); the others are new. */
-export async function planChildMedia(client: PoolClient, kind: MediaKind, parentId: string, media: Tree[], errors: Errors): Promise<{ storedMedia: StoredMediumPlan[]; newMedia: MediumPlan[] }> {
-  const { entity, parentColumn } = MEDIA[kind];
-  const storedMedia: StoredMediumPlan[] = [];
-  const newMedia: MediumPlan[] = [];
-  for (const medium of media) {
-    const id = text(medium.values, 'id');
-    if (id === undefined) {
-      newMedia.push(planMedium(kind, medium.values, true, errors));
-      continue;
-    }
-    const stored = isRecordId(id) ? await findMedium(client, kind, id, true) : undefined;
-    if (!stored || stored.deleted === 't' || String(stored[parentColumn]) !== parentId) {
-      errors[`${entity}:id`] ??= `The medium ${id} is not a medium of ${kind} ${parentId}.`;
-      continue;
-    }
-    if (parentColumn in medium.values && text(medium.values, parentColumn) !== parentId) errors[`${entity}:${parentColumn}`] = 'A medium cannot move to another record.';
-    const { id: _ignored, ...values } = medium.values;
-    storedMedia.push({ id, columns: planMedium(kind, values, false, errors, { path: stored.path, media_type: stored.media_type }).columns });
-  }
-  return { storedMedia, newMedia };
-}
-
-/** Writes the change of a stored occurrence (its row, attribute values and outbox event). */
-export async function updateStoredOccurrence(client: PoolClient, who: Caller, id: string, surveyId: string, changes: OccurrenceChanges) {
-  const row = await updateRow(client, 'records.occurrences', id, { ...changes.columns, updated_by_id: who.userId });
-  await saveAttributeChanges(client, 'occurrence', id, changes);
-  await writeOutbox(client, [{ entity: 'occurrence', entityId: id, operation: 'update', websiteId: who.websiteId, surveyId, userId: who.userId }]);
-  return row;
-}
-
-/** Writes the changes of stored media, as children of the answer. */
-export async function updateStoredMedia(client: PoolClient, who: Caller, kind: MediaKind, surveyId: string | null, media: StoredMediumPlan[]): Promise<SavedRecord[]> {
-  const saved: SavedRecord[] = [];
-  for (const medium of media) {
-    const row = await updateRow(client, MEDIA[kind].table, medium.id, { ...medium.columns, updated_by_id: who.userId });
-    await writeOutbox(client, [{ entity: MEDIA[kind].entity, entityId: medium.id, operation: 'update', websiteId: who.websiteId, surveyId, userId: who.userId }]);
-    saved.push({ entity: MEDIA[kind].entity, values: stamp(row.id, row.created_on, row.updated_on) });
-  }
-  return saved;
-}
-
 
 export function createSamples(db: Pool, reference: ReferenceData, claims: MediaClaims) {
   const writer = (who: Caller): Writer => ({ websiteId: who.websiteId, userId: who.userId || null, createdById: who.userId || ANONYMOUS_USER_ID });
@@ -653,71 +481,3 @@ export function createSamples(db: Pool, reference: ReferenceData, claims: MediaC
 }
 
 export type Samples = ReturnType<typeof createSamples>;
-
-/** Stored custom attribute values as the API returns them: one text, or a list for several. */
-export function attributeValuesForResponse(entity: RecordEntity, rows: StoredAttributeValue[]): Record<string, Value> {
-  const grouped = new Map<string, string[]>();
-  for (const row of rows) {
-    const key = `${ATTRIBUTE_PREFIX[entity]}:${row.attribute_id}`;
-    const list = grouped.get(key) ?? [];
-    list.push(attributeText(row));
-    grouped.set(key, list);
-  }
-  const out: Record<string, Value> = {};
-  for (const [key, list] of grouped) out[key] = list.length === 1 ? list[0] : list;
-  return out;
-}
-
-/** Stored custom attribute values in detail (`?verbose`), as the warehouse's readAttributes gives them. */
-export function attributeDetailsForResponse(entity: RecordEntity, rows: StoredAttributeValue[]): Record<string, AttributeDetails> {
-  const out: Record<string, AttributeDetails> = {};
-  for (const row of rows) {
-    const key = `${ATTRIBUTE_PREFIX[entity]}:${row.attribute_id}`;
-    out[key] ??= { multiValue: row.multi_value, values: [] };
-    out[key].values.push({
-      attribute_id: row.attribute_id,
-      value_id: row.value_id,
-      caption: row.caption,
-      data_type: row.data_type,
-      multi_value: row.multi_value ? 't' : 'f',
-      value: attributeText(row),
-      raw_value: rawAttributeValue(row),
-      upper_value: null, // no attribute takes a range
-    });
-  }
-  return out;
-}
-
-/** The stored value itself: the term id of a lookup, a date as YYYY-MM-DD, a vague date as start#end#type. */
-function rawAttributeValue(row: StoredAttributeValue): string | null {
-  switch (row.data_type as string) {
-    case 'T':
-      return row.text_value;
-    case 'I':
-    case 'B':
-    case 'L':
-      return row.int_value;
-    case 'F':
-      return row.float_value === null ? null : String(row.float_value);
-    case 'D':
-      return row.date_start;
-    default:
-      return `${row.date_start ?? ''}#${row.date_end ?? ''}#${row.date_type ?? ''}`;
-  }
-}
-
-function attributeText(row: StoredAttributeValue): string {
-  switch (row.data_type as string) {
-    case 'T':
-      return row.text_value ?? '';
-    case 'I':
-    case 'B':
-      return String(row.int_value ?? '');
-    case 'F':
-      return String(row.float_value ?? '');
-    case 'L':
-      return row.term ?? String(row.int_value ?? '');
-    default:
-      return row.date_type ? displayDate(row.date_start, row.date_end, row.date_type) : '';
-  }
-}

@@ -1,11 +1,12 @@
 import { withTransaction, type Pool } from '@rex/db';
 import { forbidden, invalid, notFound } from '@rex/grpc';
 import type { AuthContext__Output, SavedRecord, Submission__Output } from '@rex/protos';
-import type { Errors } from './domain/fields.ts';
-import { parseBoolean, text, toFieldValues, type Value, type Values } from './domain/values.ts';
-import type { ReferenceData } from './db/reference-repo.ts';
-import { iso } from './db/sql.ts';
-import { stamp, toTree } from './samples.ts';
+import type { Errors } from '../domain/fields.ts';
+import { parseBoolean, text, toFieldValues, type Value, type Values } from '../domain/values.ts';
+import type { ReferenceData } from '../db/reference-repo.ts';
+import { iso } from '../db/sql.ts';
+import { stamp } from './answers.ts';
+import { toTree } from './submissions.ts';
 
 const ENTITIES = ['sample', 'occurrence'];
 const DATA_TYPES = ['T', 'I', 'F', 'D', 'V', 'B', 'L'];

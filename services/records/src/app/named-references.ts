@@ -1,6 +1,6 @@
-import type { Column, Errors } from './domain/fields.ts';
-import { MEDIA, type MediaKind } from './domain/media.ts';
-import type { NamedKind, ReferenceData } from './db/reference-repo.ts';
+import type { Column, Errors } from '../domain/fields.ts';
+import { MEDIA, type MediaKind } from '../domain/media.ts';
+import type { NamedKind, ReferenceData } from '../db/reference-repo.ts';
 
 /** The columns that name reference data, what each names and how an unknown id is refused. */
 const NAMING_COLUMNS: Record<string, { kind: NamedKind; refusal: (id: string) => string }> = {
