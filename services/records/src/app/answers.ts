@@ -1,8 +1,8 @@
 import type { FieldValue, SavedRecord } from '@rex/protos';
 import { ATTRIBUTE_PREFIX, type RecordEntity } from '../domain/attributes.ts';
 import { MEDIA, type MediaKind } from '../domain/media.ts';
-import { displayDate } from '../domain/samples.ts';
 import { toFieldValues, type AttributeDetails, type Value } from '../domain/values.ts';
+import { formatVagueDate } from '../domain/vague-date.ts';
 import type { StoredAttributeValue } from '../db/attribute-values-repo.ts';
 
 // What a record looks like in an answer: values read, ids and times of what was saved.
@@ -88,6 +88,6 @@ function attributeText(row: StoredAttributeValue): string {
     case 'L':
       return row.term ?? String(row.int_value ?? '');
     default:
-      return row.date_type ? displayDate(row.date_start, row.date_end, row.date_type) : '';
+      return row.date_type ? formatVagueDate({ start: row.date_start, end: row.date_end, type: row.date_type }) : '';
   }
 }
