@@ -19,6 +19,13 @@ export function caller(auth: AuthContext__Output | null): Caller {
   return { websiteId: auth?.websiteId ?? '0', userId: isUser ? auth.userId : '', scope: auth?.scope ?? 'SCOPE_UNSPECIFIED' };
 }
 
+/** The caller of a create: only a user may create records (400 otherwise). */
+export function creator(auth: AuthContext__Output | null): Caller {
+  const who = caller(auth);
+  if (!who.userId) throw badRequest('Cannot POST without user authentication.');
+  return who;
+}
+
 export const NOT_A_USER = 'Records are read and changed by the users who created them; websites and clients use reports.';
 
 /**

@@ -1,7 +1,7 @@
 import { withTransaction, type Pool } from '@rex/db';
-import { badRequest, conflict, forbidden, invalid } from '@rex/grpc';
+import { conflict, forbidden, invalid } from '@rex/grpc';
 import type { AuthContext__Output, SavedRecord, Submission__Output } from '@rex/protos';
-import { addErrors, readFilters, type Errors } from '../domain/fields.ts';
+import { addErrors, readFilters, refuseIdOnCreate, type Errors } from '../domain/fields.ts';
 import { MEDIA, planMedium, type MediaKind } from '../domain/media.ts';
 import { parseInteger, text, type Value } from '../domain/values.ts';
 import { deleteMedium, findMedium, listMedia, mediumFilters, parentOf, type MediumRow } from '../db/media-repo.ts';
@@ -13,7 +13,7 @@ import { updateRow } from '../db/sql.ts';
 import type { MediaClaims } from './media-claims.ts';
 import type { ReferenceData } from '../db/reference-repo.ts';
 import { checkNamedReferences, namingMedia } from './named-references.ts';
-import { NOT_A_USER, caller, checkOwner, checkVersion } from './access.ts';
+import { NOT_A_USER, caller, checkOwner, checkVersion, creator } from './access.ts';
 import { stamp } from './answers.ts';
 import { requestHash, toTree } from './submissions.ts';
 
@@ -41,13 +41,12 @@ export function createMedia(db: Pool, reference: ReferenceData, claims: MediaCla
 
   return {
     async create(auth: AuthContext__Output | null, submission: Submission__Output | null, idempotencyKey = ''): Promise<SavedRecord> {
-      const who = caller(auth);
-      if (!who.userId) throw badRequest('Cannot POST without user authentication.');
+      const who = creator(auth);
       const hash = requestHash(submission);
       return onceForKey<SavedRecord>(db, { websiteId: who.websiteId, userId: who.userId }, idempotencyKey, (earlier) => replay(earlier, hash), async () => {
         const tree = toTree(submission);
         const errors: Errors = {};
-        if (text(tree.values, 'id') !== undefined) errors[`${entity}:id`] = 'Cannot POST with id to update, use PUT instead.';
+        refuseIdOnCreate(tree.values, entity, errors);
         const parentId = parseInteger(text(tree.values, parentColumn) ?? '');
         const plan = planMedium(kind, tree.values, true, errors);
         if (parentId === undefined) errors[`${entity}:${parentColumn}`] = `The ${kind} must be supplied.`;

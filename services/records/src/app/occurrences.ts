@@ -1,5 +1,5 @@
 import { withTransaction, type Pool } from '@rex/db';
-import { DomainError, badRequest, conflict, forbidden, invalid } from '@rex/grpc';
+import { DomainError, conflict, forbidden, invalid } from '@rex/grpc';
 import type { AuthContext__Output, SavedRecord, Submission__Output } from '@rex/protos';
 import { planOccurrence } from '../domain/occurrences.ts';
 import { addErrors, readFilters, type Errors } from '../domain/fields.ts';
@@ -26,7 +26,7 @@ import { planAssociations } from '../domain/associations.ts';
 import { associationsOf } from '../db/associations-repo.ts';
 import { withUniqueExternalKeys, type KeyUse } from './external-keys.ts';
 import { checkNamedReferences, namingMedia } from './named-references.ts';
-import { NOT_A_USER, caller, checkOwner, checkVersion, type Caller } from './access.ts';
+import { NOT_A_USER, caller, checkOwner, checkVersion, creator, type Caller } from './access.ts';
 import { attributeDetailsForResponse, attributeValuesForResponse, savedOccurrence, stamp, type RecordRead } from './answers.ts';
 import { checkStoredValues, planChildMedia, requestHash, addMedia, updateStoredMedia, updateStoredOccurrence, toTree, type Tree } from './submissions.ts';
 
@@ -75,8 +75,7 @@ export function createOccurrences(db: Pool, reference: ReferenceData, claims: Me
 
   /** New occurrences in the caller's samples, in one statement, with the files their media claim. */
   async function createOccurrences(auth: AuthContext__Output | null, submissions: (Submission__Output | null)[], idempotencyKey: string, hash: string, numbered: boolean) {
-    const who = caller(auth);
-    if (!who.userId) throw badRequest('Cannot POST without user authentication.');
+    const who = creator(auth);
     const replay = (earlier: IdempotentSubmission) => replayAll(earlier, hash);
     return onceForKey(db, { websiteId: who.websiteId, userId: who.userId }, idempotencyKey, replay, async () => {
       const errors: Errors = {};

@@ -1,5 +1,5 @@
 import { ServiceClient, type CallSecret } from '@rex/grpc';
-import { mediaV1, type AuthContext__Output, type ClaimResponse__Output, type MediaServiceClient, type ReserveResponse__Output } from '@rex/protos';
+import { mediaV1, type AuthContext__Output, type ClaimResponse__Output, type ReserveResponse__Output } from '@rex/protos';
 
 /** Records' client of the media service: reserving, confirming and releasing the files submissions claim. */
 export function createMediaClient(address: string, secret: CallSecret, deadlineMs: number) {

@@ -71,3 +71,8 @@ export function readFilters(entity: string, given: Record<string, string>, kinds
   }
   return filters;
 }
+
+/** A create names no id: the record's id is the database's (`<entity>:id` otherwise). */
+export function refuseIdOnCreate(values: Values, entity: string, errors: Errors): void {
+  if (text(values, 'id') !== undefined) errors[`${entity}:id`] = 'Cannot POST with id to update, use PUT instead.';
+}

@@ -1,5 +1,5 @@
 import { readAttributes, type AttributeDefinition, type AttributeValue, type AttributeValueUpdate } from './attributes.ts';
-import { addErrors, readPlainFields, type Column, type Errors, type FieldKind } from './fields.ts';
+import { addErrors, readPlainFields, refuseIdOnCreate, type Column, type Errors, type FieldKind } from './fields.ts';
 import { SrefError, normaliseSref, srefToGeometry } from '@rex/spatial-ref';
 import { formatVagueDate, isInFuture, parseVagueDate, type VagueDate } from './vague-date.ts';
 import { parseInteger, text, type Values } from './values.ts';
@@ -146,7 +146,7 @@ export function inheritFromParent(child: Values, parent: Values): Values {
 export function planNewSample(values: Values, surveys: Map<string, SurveyReference>, errors: Errors): SampleChanges {
   const columns: Column = {};
   const local: Errors = {};
-  if (text(values, 'id') !== undefined) local['sample:id'] = 'Cannot POST with id to update, use PUT instead.';
+  refuseIdOnCreate(values, 'sample', local);
   const survey = readSurvey(values, surveys, local);
   if (survey) columns.survey_id = survey.id;
   readPlainFields('sample', values, SAMPLE_FIELDS, columns, local);
