@@ -80,10 +80,12 @@ describe('POST /samples', () => {
     }
   });
 
-  it('when an unsupported API version is asked for, then 400', async () => {
-    const response = await api('POST', '/v2.0/samples', { token: demoToken, body: sampleSubmission() });
-    expect(response.status).toBe(400);
-    expect(response.body).toMatchObject({ code: 400, message: 'Unsupported API version' });
+  it('when an unsupported API version is asked for, written plainly or percent-encoded, then 400', async () => {
+    for (const version of ['v2.0', '%762.0', 'v1%2E1']) {
+      const response = await api('POST', `/${version}/samples`, { token: demoToken, body: sampleSubmission() });
+      expect(response.status).toBe(400);
+      expect(response.body).toMatchObject({ code: 400, message: 'Unsupported API version' });
+    }
   });
 });
 

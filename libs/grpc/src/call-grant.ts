@@ -1,20 +1,20 @@
 import { hash, timingSafeEqual } from 'node:crypto';
 import * as grpc from '@grpc/grpc-js';
 
-// Every call between rex services carries a grant, metadata `rex-grant` =
-// `<expiry ms>.<mac>`, where mac is HMAC-SHA-256 (truncated to 128 bits,
-// base64url) under the secret the services share, over the method path, the
-// expiry and the bytes of the request message (the first message of a client
-// stream). The server computes the same over the bytes it received, so a grant
-// is good for that method and that message only, until it expires; reaching a
-// service port is not enough to act as a caller (docs/decisions/0008).
+// Every call between rex services carries a grant, `<expiry ms>.<mac>`, where
+// mac is HMAC-SHA-256 (truncated to 128 bits, base64url) under the secret the
+// services share, over the method path, the expiry and the bytes of the request
+// message (the first message of a client stream). The grant travels in front of
+// those bytes as a length-delimited protobuf field that no rex message defines
+// (GRANT_FIELD); the server takes it off, computes the same MAC over the bytes
+// that follow and decodes only those, so a grant is good for that method and
+// that message only, until it expires, and reaching a service port is not
+// enough to act as a caller (docs/decisions/0008). In the message rather than
+// in metadata, it costs a call no header to encode, send and parse.
 
-const GRANT = 'rex-grant';
+/** The largest field number protobuf allows; no rex message uses it. */
+const GRANT_FIELD = 536_870_911;
 const MAC_LENGTH = 22;
-/** The bytes of each received message, kept by the wrapped deserializer (a side table leaves the message's shape alone). */
-const received = new WeakMap<object, Buffer>();
-/** A client stream's grant, until its first message is checked against it. */
-const pendingFirst = new WeakMap<object, { expires: string; mac: string; path: string; secret: CallSecret }>();
 
 /** Longest validity of a grant: a call is signed as it starts, so this bounds replay only. */
 export const GRANT_TTL_MS = 5 * 60_000;
@@ -54,55 +54,79 @@ export function hmacSha256(secret: CallSecret, parts: Buffer[]): Buffer {
 const macOf = (secret: CallSecret, path: string, expires: string, message: Buffer): string =>
   hmacSha256(secret, [Buffer.from(`${path} ${expires} `), message]).toString('base64url').slice(0, MAC_LENGTH);
 
-/**
- * Client side: the metadata that grants a call of `path` whose request (or a
- * client stream's first message) serialises to `message`.
- */
-export function grantMetadata(secret: CallSecret, path: string, message: Buffer): grpc.Metadata {
-  const expires = String(Date.now() + GRANT_TTL_MS);
-  const metadata = new grpc.Metadata();
-  metadata.set(GRANT, `${expires}.${macOf(secret, path, expires, message)}`);
-  return metadata;
+/** A protobuf varint (numbers up to 2^53). */
+function varint(value: number): Buffer {
+  const bytes: number[] = [];
+  let rest = value;
+  while (rest >= 0x80) {
+    bytes.push((rest % 0x80) | 0x80);
+    rest = Math.floor(rest / 0x80);
+  }
+  bytes.push(rest);
+  return Buffer.from(bytes);
 }
 
-/** The grant a call carries, once its expiry is checked. */
-function grantOf(metadata: grpc.Metadata): { expires: string; mac: string } {
-  const grant = metadata.get(GRANT)[0];
-  if (typeof grant !== 'string') throw new GrantRefused('This service takes calls from rex services only.');
-  const dot = grant.indexOf('.');
-  const expires = grant.slice(0, dot);
-  const mac = grant.slice(dot + 1);
+/** The key of the grant's field: its number and the length-delimited wire type. */
+const GRANT_KEY = varint(GRANT_FIELD * 8 + 2);
+
+/**
+ * Client side: the bytes to send for a call of `path` whose request (or a
+ * client stream's first message) serialises to `message`: the grant, then the message.
+ */
+export function granted(secret: CallSecret, path: string, message: Buffer): Buffer {
+  const expires = String(Date.now() + GRANT_TTL_MS);
+  const grant = Buffer.from(`${expires}.${macOf(secret, path, expires, message)}`);
+  return Buffer.concat([GRANT_KEY, varint(grant.length), grant, message]);
+}
+
+/** The grant in front of `bytes` and where the message starts; undefined when they start with none. */
+function readGrant(bytes: Buffer): { grant: string; messageAt: number } | undefined {
+  if (bytes.length < GRANT_KEY.length || !GRANT_KEY.equals(bytes.subarray(0, GRANT_KEY.length))) return undefined;
+  let at = GRANT_KEY.length;
+  const length = bytes[at++];
+  // A grant is a few dozen bytes: its length is one varint byte.
+  if (length === undefined || length >= 0x80 || at + length > bytes.length) return undefined;
+  return { grant: bytes.toString('latin1', at, at + length), messageAt: at + length };
+}
+
+/** The message bytes a valid grant for `path` signed; throws GrantRefused otherwise. */
+function openGrant(secret: CallSecret, path: string, bytes: Buffer): Buffer {
+  const read = readGrant(bytes);
+  if (!read) throw new GrantRefused('This service takes calls from rex services only.');
+  const dot = read.grant.indexOf('.');
+  const expires = read.grant.slice(0, dot);
+  const mac = read.grant.slice(dot + 1);
   const expiresAt = Number(expires);
   if (dot < 1 || mac.length !== MAC_LENGTH) throw new GrantRefused('The call grant is not valid.');
   if (!(expiresAt > Date.now()) || expiresAt > Date.now() + GRANT_TTL_MS + 60_000) throw new GrantRefused('The call grant has expired.');
-  return { expires, mac };
-}
-
-/** Checks that a grant was made for this method and this message. */
-function checkMessage(secret: CallSecret, path: string, grant: { expires: string; mac: string }, message: unknown): void {
-  const bytes = message && typeof message === 'object' ? received.get(message) : undefined;
-  if (!bytes) throw new GrantRefused('The call grant does not match the message.');
-  // Checked once: the entry goes now rather than with the message (weak entries cost every collection).
-  received.delete(message as object);
-  const expected = Buffer.from(macOf(secret, path, grant.expires, bytes));
-  const given = Buffer.from(grant.mac);
+  const message = bytes.subarray(read.messageAt);
+  const expected = Buffer.from(macOf(secret, path, expires, message));
+  const given = Buffer.from(mac);
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw new GrantRefused('The call grant is not valid for this message.');
+  return message;
 }
 
-const refusal = (error: unknown): Partial<grpc.StatusObject> => ({
-  code: grpc.status.UNAUTHENTICATED,
-  details: error instanceof GrantRefused ? error.message : 'The call grant is not valid.',
-});
+/** What a request without a valid grant deserialises to: the handler is never given it. */
+class Refused {
+  readonly reason: string;
+  constructor(reason: string) {
+    this.reason = reason;
+  }
+}
+
+/** Client streams' first messages that came with a valid grant, until checked. */
+const grantedFirst = new WeakSet<object>();
+
+const refusal = (refused: Refused): Partial<grpc.StatusObject> => ({ code: grpc.status.UNAUTHENTICATED, details: refused.reason });
 
 /**
- * A client stream's first message must be the one the grant signed; call this
- * with it before acting on it. Throws GrantRefused otherwise.
+ * A client stream's first message must be one a grant signed; call this with
+ * it before acting on it (once). Throws GrantRefused otherwise.
  */
-export function checkFirstMessage(call: object, message: unknown): void {
-  const pending = pendingFirst.get(call);
-  if (!pending) throw new GrantRefused('The call grant does not match the message.');
-  pendingFirst.delete(call);
-  checkMessage(pending.secret, pending.path, pending, message);
+export function checkFirstMessage(message: unknown): void {
+  if (message instanceof Refused) throw new GrantRefused(message.reason);
+  if (!message || typeof message !== 'object' || !grantedFirst.has(message)) throw new GrantRefused('The call grant does not match the message.');
+  grantedFirst.delete(message);
 }
 
 /**
@@ -120,40 +144,48 @@ export function requireGrants(
     const deserialize = method.requestDeserialize;
     guardedDefinition[name] = {
       ...method,
-      requestDeserialize: (bytes: Buffer) => {
-        const message = deserialize(bytes);
-        if (message && typeof message === 'object') received.set(message, bytes);
-        return message;
-      },
+      requestDeserialize: method.requestStream
+        ? // A client stream: only its first message carries a grant.
+          (bytes: Buffer) => {
+            if (!readGrant(bytes)) return deserialize(bytes);
+            let message: unknown;
+            try {
+              message = deserialize(openGrant(secret, method.path, bytes));
+            } catch (error) {
+              if (error instanceof GrantRefused) return new Refused(error.message);
+              throw error;
+            }
+            if (message && typeof message === 'object') grantedFirst.add(message);
+            return message;
+          }
+        : (bytes: Buffer) => {
+            let message: Buffer;
+            try {
+              message = openGrant(secret, method.path, bytes);
+            } catch (error) {
+              if (error instanceof GrantRefused) return new Refused(error.message);
+              throw error;
+            }
+            return deserialize(message);
+          },
     };
     const handler = handlers[name] as (...args: unknown[]) => void;
     if (!handler) continue;
     if (method.requestStream) {
-      guardedHandlers[name] = (call: grpc.ServerReadableStream<unknown, unknown>, callback: grpc.sendUnaryData<unknown>) => {
-        try {
-          pendingFirst.set(call, { ...grantOf(call.metadata), path: method.path, secret });
-        } catch (error) {
-          callback(refusal(error));
-          return;
-        }
-        handler(call, callback);
-      };
+      // The handler checks the first message it reads (checkFirstMessage).
+      guardedHandlers[name] = handler;
     } else if (method.responseStream) {
       guardedHandlers[name] = (call: grpc.ServerWritableStream<unknown, unknown>) => {
-        try {
-          checkMessage(secret, method.path, grantOf(call.metadata), call.request);
-        } catch (error) {
-          call.emit('error', refusal(error));
+        if (call.request instanceof Refused) {
+          call.emit('error', refusal(call.request));
           return;
         }
         handler(call);
       };
     } else {
       guardedHandlers[name] = (call: grpc.ServerUnaryCall<unknown, unknown>, callback: grpc.sendUnaryData<unknown>) => {
-        try {
-          checkMessage(secret, method.path, grantOf(call.metadata), call.request);
-        } catch (error) {
-          callback(refusal(error));
+        if (call.request instanceof Refused) {
+          callback(refusal(call.request));
           return;
         }
         handler(call, callback);

@@ -29,7 +29,7 @@ type Call = {
  * call afterwards (grpc-js may mark an answered call cancelled when its
  * stream closes) is not that work's end.
  */
-class ScopeOfCall implements CallScope {
+export class ScopeOfCall implements CallScope {
   readonly deadline: number | undefined;
   private readonly call: Call;
   private listeners: (() => void)[] | undefined;
@@ -47,8 +47,7 @@ class ScopeOfCall implements CallScope {
     return this.endedWhenServed ?? this.call.cancelled;
   }
 
-  // A property, not a method: callers pass it on detached (`signal.wait(ms, call.onEnd)`).
-  onEnd = (listener: () => void): (() => void) => {
+  onEnd(listener: () => void): () => void {
     if (!this.listeners) {
       const listeners: (() => void)[] = (this.listeners = []);
       this.onCancelled = () => {
@@ -62,7 +61,12 @@ class ScopeOfCall implements CallScope {
       const at = listeners.indexOf(listener);
       if (at >= 0) listeners.splice(at, 1);
     };
-  };
+  }
+
+  /** Runs `fn` in this scope. */
+  run<T>(fn: () => Promise<T>): Promise<T> {
+    return callScopes.run(this, fn);
+  }
 
   /** The handler has settled. */
   served(): void {
@@ -77,5 +81,5 @@ class ScopeOfCall implements CallScope {
  */
 export function inCallScope<T>(call: Call, fn: () => Promise<T>): Promise<T> {
   const scope = new ScopeOfCall(call);
-  return callScopes.run(scope, fn).finally(() => scope.served());
+  return scope.run(fn).finally(() => scope.served());
 }

@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import * as grpc from '@grpc/grpc-js';
 import { grpcClientDuration, use } from '@rex/telemetry';
-import { grantMetadata, type CallSecret } from './call-grant.ts';
+import { granted, type CallSecret } from './call-grant.ts';
 import { labelsByCode } from './metric-labels.ts';
 
 use(grpcClientDuration);
@@ -73,7 +73,7 @@ export class ServiceClient {
   /** Promise form of a unary call, always with a deadline; cancelled when the waiter it runs for goes away. */
   unary<R>(name: string, request: object, deadlineMs: number): Promise<R> {
     const method = this.method(name);
-    const bytes = method.requestSerialize(request);
+    const bytes = granted(this.secret, method.path, method.requestSerialize(request));
     const observe = this.observer(name);
     const waiter = waiters.getStore();
     return new Promise<R>((resolve, reject) => {
@@ -83,7 +83,7 @@ export class ServiceClient {
         () => bytes,
         method.responseDeserialize,
         request,
-        grantMetadata(this.secret, method.path, bytes),
+        new grpc.Metadata(),
         { deadline: Date.now() + deadlineMs },
         (error, response) => {
           stopWaiting?.();
@@ -113,14 +113,14 @@ export class ServiceClient {
   /** A server-streaming call with a deadline. */
   serverStream<R>(name: string, request: object, deadlineMs: number): grpc.ClientReadableStream<R> {
     const method = this.method(name);
-    const bytes = method.requestSerialize(request);
+    const bytes = granted(this.secret, method.path, method.requestSerialize(request));
     const observe = this.observer(name);
     const stream = this.client.makeServerStreamRequest(
       method.path,
       () => bytes,
       method.responseDeserialize as (bytes: Buffer) => R,
       request,
-      grantMetadata(this.secret, method.path, bytes),
+      new grpc.Metadata(),
       { deadline: Date.now() + deadlineMs },
     );
     stream.once('status', (status: grpc.StatusObject) => observe(status.code));
@@ -135,13 +135,13 @@ export class ServiceClient {
     callback: (error: grpc.ServiceError | null, response?: R) => void,
   ): grpc.ClientWritableStream<Q> {
     const method = this.method(name);
-    const firstBytes = method.requestSerialize(first);
+    const firstBytes = granted(this.secret, method.path, method.requestSerialize(first));
     const observe = this.observer(name);
     const stream = this.client.makeClientStreamRequest(
       method.path,
       (message: Q) => (message === first ? firstBytes : method.requestSerialize(message)),
       method.responseDeserialize as (bytes: Buffer) => R,
-      grantMetadata(this.secret, method.path, firstBytes),
+      new grpc.Metadata(),
       { deadline: Date.now() + deadlineMs },
       (error, response) => {
         observe(error ? error.code : grpc.status.OK);

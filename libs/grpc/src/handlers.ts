@@ -2,7 +2,7 @@ import * as grpc from '@grpc/grpc-js';
 import type { Logger } from '@rex/logger';
 import { grpcDuration, grpcHandled, grpcInFlight, use } from '@rex/telemetry';
 import { GrantRefused } from './call-grant.ts';
-import { inCallScope } from './call-scope.ts';
+import { ScopeOfCall, inCallScope } from './call-scope.ts';
 import { labelsByCode } from './metric-labels.ts';
 import { DomainError, toServiceError } from './errors.ts';
 import { CallEnded } from './stream.ts';
@@ -102,12 +102,15 @@ function unary(labels: Labels, handler: UnaryHandler<unknown, unknown>, logger: 
   const codes = labelsByCode(labels);
   return (call, callback) => {
     const finish = counter(labels, codes);
-    inCallScope(call, () => handler(call.request, call)).then(
+    const scope = new ScopeOfCall(call);
+    scope.run(() => handler(call.request, call)).then(
       (response) => {
+        scope.served();
         finish(grpc.status.OK);
         callback(null, response);
       },
       (error: unknown) => {
+        scope.served();
         const status = statusOf(error, labels.grpc_method, logger);
         finish(status.code ?? grpc.status.INTERNAL);
         callback(status);

@@ -23,5 +23,5 @@ export { superviseReadiness, type DatabaseSupervisor, type Job, type Sweep, type
 export { type Handlers, type UnaryHandler, type ServerStreamHandler, type ClientStreamHandler } from './handlers.ts';
 export { currentCall, type CallScope } from './call-scope.ts';
 export { ServiceClient, forWaiter, isServiceError, CHANNEL_OPTIONS, type Waiter } from './client.ts';
-export { callSecret, checkFirstMessage, grantMetadata, hmacSha256, requireGrants, GrantRefused, type CallSecret } from './call-grant.ts';
+export { callSecret, checkFirstMessage, granted, hmacSha256, requireGrants, GrantRefused, type CallSecret } from './call-grant.ts';
 export { writeMessage, CallEnded } from './stream.ts';

@@ -45,8 +45,10 @@ export type AppOptions = {
 function recordDuration(req: Request, res: Response, next: NextFunction): void {
   const started = process.hrtime.bigint();
   httpInFlight.inc();
-  res.once('close', () => httpInFlight.dec());
-  res.once('finish', () => {
+  // 'close' comes once for every response: after it was sent whole, or when the client went first (not timed).
+  res.once('close', () => {
+    httpInFlight.dec();
+    if (!res.writableFinished) return;
     const below = req.baseUrl.startsWith(SERVICES_PATH) ? SERVICES_PATH : '';
     const route = req.route?.path ? `${below}${String(req.route.path)}` : 'unmatched';
     httpDuration.observe({ method: req.method, route, status_code: res.statusCode }, Number(process.hrtime.bigint() - started) / 1e9);
@@ -104,6 +106,24 @@ function bodyDeadline(ms: number) {
 function refuseNul(req: Request, _res: Response, next: NextFunction): void {
   if (/%00/i.test(req.originalUrl)) next(new HttpError(400, 'The request URL may not contain NUL characters (%00).'));
   else next();
+}
+
+/**
+ * `{services}/rest/v<major>.<minor>/…`: only v1.0 is served (400 for another);
+ * a first segment of another form is a path of the API. Read from the URL once
+ * rather than as a route parameter, which every request would pay for.
+ */
+function refuseOtherVersions(req: Request, _res: Response, next: NextFunction): void {
+  const segment = req.url.slice(1).split(/[/?]/, 1)[0];
+  if (!segment.startsWith('v') && !segment.startsWith('%')) return next();
+  let version: string;
+  try {
+    version = decodeURIComponent(segment);
+  } catch {
+    return next();
+  }
+  if (/^v\d+\.\d+$/.test(version) && version !== 'v1.0') return next(new HttpError(400, 'Unsupported API version'));
+  next();
 }
 
 /** What a client must know when a write timed out. */
@@ -220,12 +240,7 @@ export function createApp(options: AppOptions): Express {
   });
   const api = apiRouter(options);
   app.use(SERVICES_PATH, serviceRootRouter(options.config, options.routes, createCors(options.config)));
-  app.use(`${SERVICES_PATH}/rest/:version`, (req, _res, next) => {
-    const version = String(req.params.version);
-    if (!/^v\d+\.\d+$/.test(version)) return next();
-    if (version !== 'v1.0') return next(new HttpError(400, 'Unsupported API version'));
-    next();
-  });
+  app.use(`${SERVICES_PATH}/rest`, refuseOtherVersions);
   app.use(`${SERVICES_PATH}/rest/v1.0`, api);
   app.use(`${SERVICES_PATH}/rest`, api);
   app.use(SERVICES_PATH, api);

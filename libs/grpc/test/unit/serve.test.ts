@@ -251,8 +251,8 @@ describe('serveGrpc: streams', () => {
           await sleep(200);
           try {
             for await (const message of call) {
-              if (first) checkFirstMessage(call, message);
-              if (first && message.header?.filename === 'forged') checkFirstMessage(call, message);
+              if (first) checkFirstMessage(message);
+              if (first && message.header?.filename === 'forged') checkFirstMessage(message);
               first = false;
               size += message.data?.length ?? 0;
             }

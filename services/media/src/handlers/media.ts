@@ -37,7 +37,7 @@ export function mediaHandlers(queue: MediaQueue): Handlers<MediaServiceHandlers>
       const messages = call[Symbol.asyncIterator]();
       const first = await messages.next();
       if (first.done || first.value.part !== 'header' || !first.value.header) throw invalid({ file: 'The upload must start with its header.' });
-      checkFirstMessage(call, first.value);
+      checkFirstMessage(first.value);
       const { auth, field, filename } = first.value.header;
       const rest = { [Symbol.asyncIterator]: () => messages };
       return queue.upload({ auth, field, filename }, fileData(rest));

@@ -68,7 +68,7 @@ export function changeHandlers(db: Pool, signal: ChangeSignal): Pick<Handlers<Re
         const changes = page.flatMap((row) => toChange(row) ?? []);
         if (page.length) after = page[page.length - 1].seq;
         if (changes.length || hasMore || Date.now() >= deadline || call?.ended || signal.closed) return { changes, nextCursor: encodeCursor(after), hasMore };
-        await signal.wait(Math.min(deadline - Date.now(), 1_000), call?.onEnd);
+        await signal.wait(Math.min(deadline - Date.now(), 1_000), call && ((listener) => call.onEnd(listener)));
       }
     },
   };
