@@ -1,7 +1,7 @@
 import { withTransaction, type Pool } from '@rex/db';
 import { conflict, forbidden, invalid, notFound } from '@rex/grpc';
 import type { AuthContext__Output, SavedRecord, Submission__Output } from '@rex/protos';
-import { addErrors, readFilters, refuseIdOnCreate, type Errors } from '../domain/fields.ts';
+import { addErrors, readFilters, type Errors } from '../domain/fields.ts';
 import { planLocation } from '../domain/locations.ts';
 import { text, type Value } from '../domain/values.ts';
 import type { ReferenceData } from '../db/reference-repo.ts';
@@ -12,13 +12,12 @@ import { planMedium } from '../domain/media.ts';
 import type { MediaClaims } from './media-claims.ts';
 import type { IdempotentSubmission } from '../db/idempotency-repo.ts';
 import { writeOutbox } from '../db/outbox-repo.ts';
-import { onceForKey } from './idempotency.ts';
 import { withUniqueExternalKeys, type KeyUse } from './external-keys.ts';
 import { checkNamedReferences, namingMedia } from './named-references.ts';
 import { updateRow } from '../db/sql.ts';
-import { NOT_A_USER, caller, checkOwner, checkVersion, creator, type Caller } from './access.ts';
+import { NOT_A_USER, caller, checkOwner, checkVersion, type Caller } from './access.ts';
 import { attributeDetailsForResponse, attributeValuesForResponse, savedMedia, stamp, type RecordRead } from './answers.ts';
-import { addMedia, checkStoredValues, planChildMedia, requestHash, saveAttributeChanges, toTree, updateStoredMedia } from './submissions.ts';
+import { addMedia, checkStoredValues, createOnce, planChildMedia, saveAttributeChanges, toTree, updateStoredMedia } from './submissions.ts';
 
 /** The location's fields, without its custom attribute values. */
 function fieldValues(row: LocationRow): Record<string, Value> {
@@ -63,12 +62,7 @@ export function createLocations(db: Pool, reference: ReferenceData, claims: Medi
 
   return {
     async create(auth: AuthContext__Output | null, submission: Submission__Output | null, idempotencyKey = ''): Promise<SavedRecord> {
-      const who = creator(auth);
-      const hash = requestHash(submission);
-      return onceForKey<SavedRecord>(db, { websiteId: who.websiteId, userId: who.userId }, idempotencyKey, (earlier) => replay(earlier, hash), async () => {
-        const tree = toTree(submission);
-        const errors: Errors = {};
-        refuseIdOnCreate(tree.values, 'location', errors);
+      return createOnce(db, auth, submission, idempotencyKey, 'location', replay, async (who, tree, errors, hash) => {
         const changes = planLocation(tree.values, undefined, await reference.locationAttributes(who.websiteId), errors);
         await checkParent(changes.columns.parent_id, who, undefined, errors);
         const media = tree.media.map((medium) => planMedium('location', medium.values, true, errors));

@@ -1,21 +1,20 @@
 import { withTransaction, type Pool } from '@rex/db';
 import { conflict, forbidden, invalid } from '@rex/grpc';
 import type { AuthContext__Output, SavedRecord, Submission__Output } from '@rex/protos';
-import { addErrors, readFilters, refuseIdOnCreate, type Errors } from '../domain/fields.ts';
+import { addErrors, readFilters, type Errors } from '../domain/fields.ts';
 import { MEDIA, planMedium, type MediaKind } from '../domain/media.ts';
 import { parseInteger, text, type Value } from '../domain/values.ts';
 import { deleteMedium, findMedium, listMedia, mediumFilters, parentOf, type MediumRow } from '../db/media-repo.ts';
 import { insertNewRecords } from '../db/new-records.ts';
 import type { IdempotentSubmission } from '../db/idempotency-repo.ts';
 import { writeOutbox } from '../db/outbox-repo.ts';
-import { onceForKey } from './idempotency.ts';
 import { updateRow } from '../db/sql.ts';
 import type { MediaClaims } from './media-claims.ts';
 import type { ReferenceData } from '../db/reference-repo.ts';
 import { checkNamedReferences, namingMedia } from './named-references.ts';
-import { NOT_A_USER, caller, checkOwner, checkVersion, creator } from './access.ts';
+import { NOT_A_USER, caller, checkOwner, checkVersion } from './access.ts';
 import { stamp } from './answers.ts';
-import { requestHash, toTree } from './submissions.ts';
+import { createOnce, toTree } from './submissions.ts';
 
 const OMITTED = new Set(['version']);
 
@@ -41,12 +40,7 @@ export function createMedia(db: Pool, reference: ReferenceData, claims: MediaCla
 
   return {
     async create(auth: AuthContext__Output | null, submission: Submission__Output | null, idempotencyKey = ''): Promise<SavedRecord> {
-      const who = creator(auth);
-      const hash = requestHash(submission);
-      return onceForKey<SavedRecord>(db, { websiteId: who.websiteId, userId: who.userId }, idempotencyKey, (earlier) => replay(earlier, hash), async () => {
-        const tree = toTree(submission);
-        const errors: Errors = {};
-        refuseIdOnCreate(tree.values, entity, errors);
+      return createOnce(db, auth, submission, idempotencyKey, entity, replay, async (who, tree, errors, hash) => {
         const parentId = parseInteger(text(tree.values, parentColumn) ?? '');
         const plan = planMedium(kind, tree.values, true, errors);
         if (parentId === undefined) errors[`${entity}:${parentColumn}`] = `The ${kind} must be supplied.`;

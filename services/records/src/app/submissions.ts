@@ -1,19 +1,21 @@
 import { createHash } from 'node:crypto';
-import type { PoolClient } from '@rex/db';
+import type { Pool, PoolClient } from '@rex/db';
 import { isRecordId } from '@rex/protos';
-import type { SavedRecord, Submission__Output } from '@rex/protos';
+import type { AuthContext__Output, SavedRecord, Submission__Output } from '@rex/protos';
 import type { AttributeValue, AttributeValueUpdate, RecordEntity } from '../domain/attributes.ts';
-import type { Column, Errors } from '../domain/fields.ts';
+import { refuseIdOnCreate, type Column, type Errors } from '../domain/fields.ts';
 import { MEDIA, planMedium, type MediaKind, type MediumPlan } from '../domain/media.ts';
 import type { OccurrenceChanges } from '../domain/occurrences.ts';
 import { fromFieldValues, text, type Values } from '../domain/values.ts';
 import { liveAttributeValues, saveAttributeValues, updateAttributeValues } from '../db/attribute-values-repo.ts';
 import { findMedium } from '../db/media-repo.ts';
 import { insertNewRecords } from '../db/new-records.ts';
+import type { IdempotentSubmission } from '../db/idempotency-repo.ts';
 import { writeOutbox } from '../db/outbox-repo.ts';
 import { updateRow } from '../db/sql.ts';
-import type { Caller } from './access.ts';
+import { creator, type Caller } from './access.ts';
 import { savedMedia, stamp } from './answers.ts';
+import { onceForKey } from './idempotency.ts';
 
 // Submissions as the domain reads them (trees of values and children), and the
 // writes every kind of record shares: attribute changes, media of a record.
@@ -145,4 +147,28 @@ export function treeMedia(tree: Tree, errors: Errors = {}): MediumPlan[] {
     ...tree.occurrences.flatMap((occurrence) => planMedia('occurrence', occurrence.media, errors)),
     ...tree.samples.flatMap((child) => treeMedia(child, errors)),
   ];
+}
+
+/**
+ * The create of one record of `entity` from a submission, by a user (400 otherwise), done once per
+ * Idempotency-Key: a retry answers through `replay`. `write` gets the caller, the submission as a
+ * tree, the errors found so far (an id given is one) and the submission's hash (for the key's row).
+ */
+export function createOnce(
+  db: Pool,
+  auth: AuthContext__Output | null,
+  submission: Submission__Output | null,
+  idempotencyKey: string,
+  entity: string,
+  replay: (earlier: IdempotentSubmission, hash: string) => SavedRecord,
+  write: (who: Caller, tree: Tree, errors: Errors, hash: string) => Promise<SavedRecord>,
+): Promise<SavedRecord> {
+  const who = creator(auth);
+  const hash = requestHash(submission);
+  return onceForKey<SavedRecord>(db, { websiteId: who.websiteId, userId: who.userId }, idempotencyKey, (earlier) => replay(earlier, hash), () => {
+    const tree = toTree(submission);
+    const errors: Errors = {};
+    refuseIdOnCreate(tree.values, entity, errors);
+    return write(who, tree, errors, hash);
+  });
 }
