@@ -277,6 +277,14 @@ describe('serveGrpc: streams', () => {
     expect(await upload('a.jpg', [Buffer.alloc(10), Buffer.alloc(5)])).toMatchObject({ error: null, size: '15' });
     // The grant was for the first message only: checking another against it is refused.
     expect((await upload('forged', [])).error?.code).toBe(grpc.status.UNAUTHENTICATED);
+    // A first message whose grant another secret made is refused.
+    const stranger = new ServiceClient(mediaV1.MediaService, `127.0.0.1:${server.port}`, callSecret('not-the-secret-the-services-share-xx'));
+    const refused = await new Promise<grpc.ServiceError | null>((resolve) => {
+      const stream = stranger.clientStream<object, object>('Upload', { header: { auth: AUTH, field: 'file', filename: 'b.jpg' } }, 5_000, (error) => resolve(error));
+      stream.end();
+    });
+    stranger.close();
+    expect(refused?.code).toBe(grpc.status.UNAUTHENTICATED);
     readFailed = undefined;
     expect((await upload('cut.jpg', [Buffer.alloc(10)], false)).error?.code).toBe(grpc.status.CANCELLED);
     await until(() => readFailed !== undefined);

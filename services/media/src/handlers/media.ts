@@ -36,8 +36,9 @@ export function mediaHandlers(queue: MediaQueue): Handlers<MediaServiceHandlers>
     Upload: async (call) => {
       const messages = call[Symbol.asyncIterator]();
       const first = await messages.next();
+      // Whoever sent it must be a rex service before anything of it is read.
+      if (!first.done) checkFirstMessage(first.value);
       if (first.done || first.value.part !== 'header' || !first.value.header) throw invalid({ file: 'The upload must start with its header.' });
-      checkFirstMessage(first.value);
       const { auth, field, filename } = first.value.header;
       const rest = { [Symbol.asyncIterator]: () => messages };
       return queue.upload({ auth, field, filename }, fileData(rest));
