@@ -73,6 +73,11 @@ export class ScopedPool extends pg.Pool {
       process.nextTick(callback, new QueryAbandoned(), undefined, () => undefined);
       return;
     }
+    this.liveClient(scope, callback);
+  }
+
+  /** A live client for the call in `scope` (read once: pg-pool may answer from another call's context). */
+  private liveClient(scope: QueryScope | undefined, callback: ConnectCallback): void {
     super.connect((error, client, done) => {
       if (error || !client) {
         callback(error ?? new Error('The pool gave no client.'), undefined, () => undefined);
@@ -81,7 +86,7 @@ export class ScopedPool extends pg.Pool {
       // A client whose connection has closed is dropped, and another asked for.
       if (closed.has(client)) {
         done(true);
-        this.connect(callback);
+        this.liveClient(scope, callback);
         return;
       }
       if (scope) this.watch(client, scope);
