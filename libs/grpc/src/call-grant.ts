@@ -90,8 +90,7 @@ function readGrant(bytes: Buffer): { grant: string; messageAt: number } | undefi
 }
 
 /** The message bytes a valid grant for `path` signed; throws GrantRefused otherwise. */
-function openGrant(secret: CallSecret, path: string, bytes: Buffer): Buffer {
-  const read = readGrant(bytes);
+function openGrant(secret: CallSecret, path: string, bytes: Buffer, read = readGrant(bytes)): Buffer {
   if (!read) throw new GrantRefused('This service takes calls from rex services only.');
   const dot = read.grant.indexOf('.');
   const expires = read.grant.slice(0, dot);
@@ -147,10 +146,11 @@ export function requireGrants(
       requestDeserialize: method.requestStream
         ? // A client stream: only its first message carries a grant.
           (bytes: Buffer) => {
-            if (!readGrant(bytes)) return deserialize(bytes);
+            const read = readGrant(bytes);
+            if (!read) return deserialize(bytes);
             let message: unknown;
             try {
-              message = deserialize(openGrant(secret, method.path, bytes));
+              message = deserialize(openGrant(secret, method.path, bytes, read));
             } catch (error) {
               if (error instanceof GrantRefused) return new Refused(error.message);
               throw error;

@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type * as grpc from '@grpc/grpc-js';
+import { OnceListeners } from './once-listeners.ts';
 
 /**
  * The call a handler is serving: its deadline (epoch ms, when the client set
@@ -32,7 +33,7 @@ type Call = {
 export class ScopeOfCall implements CallScope {
   readonly deadline: number | undefined;
   private readonly call: Call;
-  private listeners: (() => void)[] | undefined;
+  private listeners: OnceListeners | undefined;
   private onCancelled: (() => void) | undefined;
   /** Whether the call had ended when its handler settled; undefined while it runs. */
   private endedWhenServed: boolean | undefined;
@@ -49,18 +50,11 @@ export class ScopeOfCall implements CallScope {
 
   onEnd(listener: () => void): () => void {
     if (!this.listeners) {
-      const listeners: (() => void)[] = (this.listeners = []);
-      this.onCancelled = () => {
-        for (const told of listeners.splice(0)) told();
-      };
+      const listeners = (this.listeners = new OnceListeners());
+      this.onCancelled = () => listeners.tell();
       if (this.endedWhenServed === undefined) this.call.once('cancelled', this.onCancelled);
     }
-    const listeners = this.listeners;
-    listeners.push(listener);
-    return () => {
-      const at = listeners.indexOf(listener);
-      if (at >= 0) listeners.splice(at, 1);
-    };
+    return this.listeners.add(listener);
   }
 
   /** Runs `fn` in this scope. */

@@ -47,6 +47,8 @@ export class ServiceClient {
   private readonly client: grpc.Client;
   private readonly methods: Record<string, Method>;
   private readonly secret: CallSecret;
+  /** Each method's metric labels, by the code a call ended with. */
+  private readonly labels: Map<string, (code: grpc.status) => { grpc_service: string; grpc_method: string; grpc_code: string }>;
 
   constructor(
     constructor: (new (address: string, credentials: grpc.ChannelCredentials, options: grpc.ChannelOptions) => grpc.Client) & { service: object },
@@ -59,6 +61,7 @@ export class ServiceClient {
     this.methods = constructor.service as Record<string, Method>;
     // The full name (package.Service), as servers label their metrics, from any method's path.
     this.service = Object.values(this.methods)[0]?.path.split('/')[1] ?? 'unknown';
+    this.labels = new Map(Object.keys(this.methods).map((name) => [name, labelsByCode({ grpc_service: this.service, grpc_method: name })]));
   }
 
   /** The service's full name, e.g. records.v1.RecordsService. */
@@ -99,15 +102,11 @@ export class ServiceClient {
     });
   }
 
-  private readonly labels = new Map<string, (code: grpc.status) => { grpc_service: string; grpc_method: string; grpc_code: string }>();
-
   /** Records a finished call of `name`; call once. */
   private observer(name: string): (code: grpc.status) => void {
-    let labels = this.labels.get(name);
-    if (!labels) this.labels.set(name, (labels = labelsByCode({ grpc_service: this.service, grpc_method: name })));
+    const labels = this.labels.get(name)!;
     const started = process.hrtime.bigint();
-    const withCode = labels;
-    return (code) => grpcClientDuration.observe(withCode(code), Number(process.hrtime.bigint() - started) / 1e9);
+    return (code) => grpcClientDuration.observe(labels(code), Number(process.hrtime.bigint() - started) / 1e9);
   }
 
   /** A server-streaming call with a deadline. */

@@ -69,31 +69,31 @@ export async function startGrpcServer(options: {
   return { server, health, port, drain };
 }
 
+/** Calls `listener` with each new connection of the server (grpc-js keeps its HTTP/2 servers to itself). */
+function onConnection(server: grpc.Server, listener: (session: ServerHttp2Session) => void): void {
+  const http2Servers = (server as unknown as { http2Servers: Map<Http2Server, unknown> }).http2Servers;
+  for (const http2Server of http2Servers.keys()) http2Server.on('session', listener);
+}
+
 /**
  * The server's open connections. grpc-js tracks them for forceShutdown only
  * while channelz is on; without it, a forced stop would leave calls running.
  */
 function trackConnections(server: grpc.Server): Set<ServerHttp2Session> {
   const open = new Set<ServerHttp2Session>();
-  const http2Servers = (server as unknown as { http2Servers: Map<Http2Server, unknown> }).http2Servers;
-  for (const http2Server of http2Servers.keys()) {
-    http2Server.on('session', (session: ServerHttp2Session) => {
-      open.add(session);
-      session.once('close', () => open.delete(session));
-    });
-  }
+  onConnection(server, (session) => {
+    open.add(session);
+    session.once('close', () => open.delete(session));
+  });
   return open;
 }
 
 /** grpc-js has no server option for the HTTP/2 window, so it is set on each new connection. */
 function widenReceiveWindow(server: grpc.Server, bytes: number): void {
-  const http2Servers = (server as unknown as { http2Servers: Map<Http2Server, unknown> }).http2Servers;
-  for (const http2Server of http2Servers.keys()) {
-    http2Server.on('session', (session: ServerHttp2Session) => {
-      session.once('connect', () => {
-        session.setLocalWindowSize(bytes);
-        session.settings({ initialWindowSize: Math.min(bytes, 2 ** 31 - 1) });
-      });
-    });
-  }
+  onConnection(server, (session) =>
+    session.once('connect', () => {
+      session.setLocalWindowSize(bytes);
+      session.settings({ initialWindowSize: Math.min(bytes, 2 ** 31 - 1) });
+    }),
+  );
 }

@@ -1,5 +1,5 @@
 import express, { type ErrorRequestHandler, type Express, type NextFunction, type Request, type Response } from 'express';
-import { forWaiter, type Waiter } from '@rex/grpc';
+import { OnceListeners, forWaiter, type Waiter } from '@rex/grpc';
 import type { Logger } from '@rex/logger';
 import { httpDuration, httpInFlight, use } from '@rex/telemetry';
 import { checkClientAccess } from './auth/access.ts';
@@ -135,23 +135,18 @@ type Handler = (req: Request, res: Response) => Promise<void>;
 /** The HTTP client a route's backend calls are made for: told, once, when it goes away before its answer is complete. */
 class HttpClient implements Waiter {
   gone = false;
-  private listeners: (() => void)[] | undefined;
+  private readonly listeners = new OnceListeners();
 
   constructor(res: Response) {
     res.once('close', () => {
       if (res.writableFinished) return;
       this.gone = true;
-      for (const listener of this.listeners?.splice(0) ?? []) listener();
+      this.listeners.tell();
     });
   }
 
   onGone(listener: () => void): () => void {
-    const listeners = (this.listeners ??= []);
-    listeners.push(listener);
-    return () => {
-      const at = listeners.indexOf(listener);
-      if (at >= 0) listeners.splice(at, 1);
-    };
+    return this.listeners.add(listener);
   }
 }
 

@@ -25,6 +25,16 @@ const VALUE_TABLES = {
   location: { table: 'records.location_attribute_values', key: 'location_id' },
 } as const;
 
+/**
+ * The one INSERT of attribute values of `entity`, from a SELECT of the record's id, attribute id,
+ * text, integer and float values, date start, end and type; also a part of the statement that
+ * writes new records.
+ */
+export function insertAttributeValues(entity: keyof typeof VALUE_TABLES, rows: string): string {
+  const { table, key } = VALUE_TABLES[entity];
+  return `INSERT INTO ${table} (${key}, attribute_id, text_value, int_value, float_value, date_start, date_end, date_type) ${rows}`;
+}
+
 /** Stores attribute values; values of `replaced` attributes already stored are soft-deleted first. */
 export async function saveAttributeValues(
   client: PoolClient,
@@ -42,8 +52,7 @@ export async function saveAttributeValues(
   }
   if (!values.length) return;
   await client.query(
-    `INSERT INTO ${table} (${key}, attribute_id, text_value, int_value, float_value, date_start, date_end, date_type)
-     SELECT $1, * FROM unnest($2::bigint[], $3::text[], $4::bigint[], $5::float8[], $6::date[], $7::date[], $8::text[])`,
+    insertAttributeValues(entity, 'SELECT $1, * FROM unnest($2::bigint[], $3::text[], $4::bigint[], $5::float8[], $6::date[], $7::date[], $8::text[])'),
     [
       ownerId,
       values.map((v) => v.attributeId),

@@ -5,6 +5,7 @@ import type { AttributeValue } from '../domain/attributes.ts';
 import type { Column } from '../domain/fields.ts';
 import { isLink } from '../domain/external-media.ts';
 import { MEDIA, type MediaKind } from '../domain/media.ts';
+import { insertAttributeValues } from './attribute-values-repo.ts';
 import { insertIdempotencyKey } from './idempotency-repo.ts';
 import { insertOutboxRows } from './outbox-repo.ts';
 import { iso } from './sql.ts';
@@ -89,10 +90,12 @@ class StatementBuilder {
       if (!rows.length) continue;
       const column = (pick: (v: AttributeValue) => unknown, cast: string) => this.param(rows.map(([, v]) => pick(v)), cast);
       this.ctes.push(
-        `INSERT INTO records.${entity}_attribute_values (${entity}_id, attribute_id, text_value, int_value, float_value, date_start, date_end, date_type)
-         SELECT * FROM unnest(${this.param(rows.map(([id]) => id), '::bigint[]')}, ${column((v) => v.attributeId, '::bigint[]')},
+        insertAttributeValues(
+          entity,
+          `SELECT * FROM unnest(${this.param(rows.map(([id]) => id), '::bigint[]')}, ${column((v) => v.attributeId, '::bigint[]')},
            ${column((v) => v.textValue, '::text[]')}, ${column((v) => v.intValue, '::bigint[]')}, ${column((v) => v.floatValue, '::float8[]')},
            ${column((v) => v.dateStart, '::date[]')}, ${column((v) => v.dateEnd, '::date[]')}, ${column((v) => v.dateType, '::text[]')})`,
+        ),
       );
     }
     if (this.outbox.length) {
