@@ -1,4 +1,4 @@
-import type { FieldValue, FieldValue__Output, SavedRecord__Output, Submission } from '@rex/protos';
+import { fromJsonValues, toJsonValues, type FieldValue, type FieldValues, type SavedRecord__Output, type Submission } from '@rex/protos';
 import { HttpError } from './http-error.ts';
 
 /** Child keys of a submission, per entity, and the entity each child is. */
@@ -30,15 +30,15 @@ function flatChild(entity: string, child: unknown): unknown {
 }
 
 function fieldValue(entity: string, key: string, value: unknown): FieldValue {
-  if (value === null) return { null: true };
+  if (value === null) return null;
   if ((typeof value === 'string' && value.includes('\0')) || (Array.isArray(value) && value.some((item) => typeof item === 'string' && item.includes('\0')))) {
     throw new HttpError(400, { [`${entity}:${key}`]: 'Text may not contain NUL characters.' });
   }
-  if (typeof value === 'string') return { text: value };
-  if (typeof value === 'number' && Number.isFinite(value)) return { text: String(value) };
-  if (typeof value === 'boolean') return { text: value ? 't' : 'f' };
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  if (typeof value === 'boolean') return value ? 't' : 'f';
   if (Array.isArray(value) && value.every((item) => ['string', 'number', 'boolean'].includes(typeof item))) {
-    return { list: { items: value.map((item) => (typeof item === 'boolean' ? (item ? 't' : 'f') : String(item))) } };
+    return value.map((item) => (typeof item === 'boolean' ? (item ? 't' : 'f') : String(item)));
   }
   throw new HttpError(400, { [`${entity}:${key}`]: 'Must be a text, number, boolean, null or a list of those.' });
 }
@@ -53,9 +53,9 @@ export function toSubmission(entity: string, body: unknown): Submission {
   if (!rawValues || typeof rawValues !== 'object' || Array.isArray(rawValues)) {
     throw new HttpError(400, { [`${entity}:values`]: 'values must be an object of field names to values.' });
   }
-  const values: Record<string, FieldValue> = {};
+  const values: FieldValues = {};
   for (const [key, value] of Object.entries(rawValues)) values[key] = fieldValue(entity, key, value);
-  const submission: Submission = { values };
+  const submission: Submission = { values: toJsonValues(values) };
   for (const [key, childEntity] of Object.entries(CHILDREN[entity] ?? {})) {
     const children = object[key];
     if (children === undefined) continue;
@@ -65,17 +65,9 @@ export function toSubmission(entity: string, body: unknown): Submission {
   return submission;
 }
 
-export function fromFieldValues(values: Record<string, FieldValue__Output>): Record<string, string | null | string[]> {
-  const out: Record<string, string | null | string[]> = {};
-  for (const [key, value] of Object.entries(values)) {
-    out[key] = value.kind === 'text' ? (value.text ?? '') : value.kind === 'list' ? (value.list?.items ?? []) : null;
-  }
-  return out;
-}
-
 /** The create/update response: values, href and the saved children, each with its own href. */
 export function envelope(saved: SavedRecord__Output, servicesUrl: string): Record<string, unknown> {
-  const values = fromFieldValues(saved.values);
+  const values = fromJsonValues(saved.values);
   const body: Record<string, unknown> = { values, href: `${servicesUrl}/rest/${RESOURCE_OF[saved.entity]}/${values.id}` };
   for (const key of ['occurrences', 'samples', 'media'] as const) {
     if (saved[key].length) body[key] = saved[key].map((child) => envelope(child, servicesUrl));

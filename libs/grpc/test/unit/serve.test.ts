@@ -170,7 +170,7 @@ describe('serveGrpc: streams', () => {
       handlers: {
         RunReport: async (_request, call) => {
           await writeMessage(call, { head: { count: 1, columns: ['id'] } });
-          await writeMessage(call, { rows: { rows: [{ values: [{ text: '1' }] }] } });
+          await writeMessage(call, { rows: { json: JSON.stringify([['1']]) } });
         },
       },
     });
@@ -214,7 +214,7 @@ describe('serveGrpc: streams', () => {
         RunReport: async (_request, call) => {
           try {
             for (;;) {
-              await writeMessage(call, { rows: { rows: [{ values: [{ text: 'x'.repeat(1_000) }] }] } });
+              await writeMessage(call, { rows: { json: JSON.stringify([['x'.repeat(1_000)]]) } });
               written++;
             }
           } finally {

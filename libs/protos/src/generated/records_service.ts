@@ -3,8 +3,7 @@ import type { EnumTypeDefinition, MessageTypeDefinition } from '@grpc/proto-load
 
 import type { AuthContext as _common_v1_AuthContext, AuthContext__Output as _common_v1_AuthContext__Output } from './common/v1/AuthContext.ts';
 import type { ClientConnection as _common_v1_ClientConnection, ClientConnection__Output as _common_v1_ClientConnection__Output } from './common/v1/ClientConnection.ts';
-import type { FieldValue as _common_v1_FieldValue, FieldValue__Output as _common_v1_FieldValue__Output } from './common/v1/FieldValue.ts';
-import type { TextList as _common_v1_TextList, TextList__Output as _common_v1_TextList__Output } from './common/v1/TextList.ts';
+import type { JsonValues as _common_v1_JsonValues, JsonValues__Output as _common_v1_JsonValues__Output } from './common/v1/JsonValues.ts';
 import type { AddSurveyAttributeRequest as _records_v1_AddSurveyAttributeRequest, AddSurveyAttributeRequest__Output as _records_v1_AddSurveyAttributeRequest__Output } from './records/v1/AddSurveyAttributeRequest.ts';
 import type { AddSurveyAttributeResponse as _records_v1_AddSurveyAttributeResponse, AddSurveyAttributeResponse__Output as _records_v1_AddSurveyAttributeResponse__Output } from './records/v1/AddSurveyAttributeResponse.ts';
 import type { AttributeDetails as _records_v1_AttributeDetails, AttributeDetails__Output as _records_v1_AttributeDetails__Output } from './records/v1/AttributeDetails.ts';
@@ -81,9 +80,8 @@ export interface ProtoGrpcType {
       AuthContext: MessageTypeDefinition<_common_v1_AuthContext, _common_v1_AuthContext__Output>
       ClientConnection: MessageTypeDefinition<_common_v1_ClientConnection, _common_v1_ClientConnection__Output>
       Entity: EnumTypeDefinition
-      FieldValue: MessageTypeDefinition<_common_v1_FieldValue, _common_v1_FieldValue__Output>
+      JsonValues: MessageTypeDefinition<_common_v1_JsonValues, _common_v1_JsonValues__Output>
       Scope: EnumTypeDefinition
-      TextList: MessageTypeDefinition<_common_v1_TextList, _common_v1_TextList__Output>
     }
   }
   records: {

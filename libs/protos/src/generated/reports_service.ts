@@ -3,8 +3,7 @@ import type { EnumTypeDefinition, MessageTypeDefinition } from '@grpc/proto-load
 
 import type { AuthContext as _common_v1_AuthContext, AuthContext__Output as _common_v1_AuthContext__Output } from './common/v1/AuthContext.ts';
 import type { ClientConnection as _common_v1_ClientConnection, ClientConnection__Output as _common_v1_ClientConnection__Output } from './common/v1/ClientConnection.ts';
-import type { FieldValue as _common_v1_FieldValue, FieldValue__Output as _common_v1_FieldValue__Output } from './common/v1/FieldValue.ts';
-import type { TextList as _common_v1_TextList, TextList__Output as _common_v1_TextList__Output } from './common/v1/TextList.ts';
+import type { JsonValues as _common_v1_JsonValues, JsonValues__Output as _common_v1_JsonValues__Output } from './common/v1/JsonValues.ts';
 import type { Change as _reports_v1_Change, Change__Output as _reports_v1_Change__Output } from './reports/v1/Change.ts';
 import type { DescribeReportRequest as _reports_v1_DescribeReportRequest, DescribeReportRequest__Output as _reports_v1_DescribeReportRequest__Output } from './reports/v1/DescribeReportRequest.ts';
 import type { DescribeReportResponse as _reports_v1_DescribeReportResponse, DescribeReportResponse__Output as _reports_v1_DescribeReportResponse__Output } from './reports/v1/DescribeReportResponse.ts';
@@ -21,7 +20,6 @@ import type { ReportColumn as _reports_v1_ReportColumn, ReportColumn__Output as 
 import type { ReportHead as _reports_v1_ReportHead, ReportHead__Output as _reports_v1_ReportHead__Output } from './reports/v1/ReportHead.ts';
 import type { ReportParameter as _reports_v1_ReportParameter, ReportParameter__Output as _reports_v1_ReportParameter__Output } from './reports/v1/ReportParameter.ts';
 import type { ReportsServiceClient as _reports_v1_ReportsServiceClient, ReportsServiceDefinition as _reports_v1_ReportsServiceDefinition } from './reports/v1/ReportsService.ts';
-import type { Row as _reports_v1_Row, Row__Output as _reports_v1_Row__Output } from './reports/v1/Row.ts';
 import type { RowBatch as _reports_v1_RowBatch, RowBatch__Output as _reports_v1_RowBatch__Output } from './reports/v1/RowBatch.ts';
 import type { RunReportChunk as _reports_v1_RunReportChunk, RunReportChunk__Output as _reports_v1_RunReportChunk__Output } from './reports/v1/RunReportChunk.ts';
 import type { RunReportRequest as _reports_v1_RunReportRequest, RunReportRequest__Output as _reports_v1_RunReportRequest__Output } from './reports/v1/RunReportRequest.ts';
@@ -36,9 +34,8 @@ export interface ProtoGrpcType {
       AuthContext: MessageTypeDefinition<_common_v1_AuthContext, _common_v1_AuthContext__Output>
       ClientConnection: MessageTypeDefinition<_common_v1_ClientConnection, _common_v1_ClientConnection__Output>
       Entity: EnumTypeDefinition
-      FieldValue: MessageTypeDefinition<_common_v1_FieldValue, _common_v1_FieldValue__Output>
+      JsonValues: MessageTypeDefinition<_common_v1_JsonValues, _common_v1_JsonValues__Output>
       Scope: EnumTypeDefinition
-      TextList: MessageTypeDefinition<_common_v1_TextList, _common_v1_TextList__Output>
     }
   }
   reports: {
@@ -60,7 +57,6 @@ export interface ProtoGrpcType {
       ReportHead: MessageTypeDefinition<_reports_v1_ReportHead, _reports_v1_ReportHead__Output>
       ReportParameter: MessageTypeDefinition<_reports_v1_ReportParameter, _reports_v1_ReportParameter__Output>
       ReportsService: SubtypeConstructor<typeof grpc.Client, _reports_v1_ReportsServiceClient> & { service: _reports_v1_ReportsServiceDefinition }
-      Row: MessageTypeDefinition<_reports_v1_Row, _reports_v1_Row__Output>
       RowBatch: MessageTypeDefinition<_reports_v1_RowBatch, _reports_v1_RowBatch__Output>
       RunReportChunk: MessageTypeDefinition<_reports_v1_RunReportChunk, _reports_v1_RunReportChunk__Output>
       RunReportRequest: MessageTypeDefinition<_reports_v1_RunReportRequest, _reports_v1_RunReportRequest__Output>

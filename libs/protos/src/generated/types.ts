@@ -2,9 +2,8 @@
 export type * from './common/v1/AuthContext.ts';
 export type * from './common/v1/ClientConnection.ts';
 export type * from './common/v1/Entity.ts';
-export type * from './common/v1/FieldValue.ts';
+export type * from './common/v1/JsonValues.ts';
 export type * from './common/v1/Scope.ts';
-export type * from './common/v1/TextList.ts';
 export type * from './media/v1/ByteRange.ts';
 export type * from './media/v1/ClaimRequest.ts';
 export type * from './media/v1/ClaimResponse.ts';
@@ -105,7 +104,6 @@ export type * from './reports/v1/ReportColumn.ts';
 export type * from './reports/v1/ReportHead.ts';
 export type * from './reports/v1/ReportParameter.ts';
 export type * from './reports/v1/ReportsService.ts';
-export type * from './reports/v1/Row.ts';
 export type * from './reports/v1/RowBatch.ts';
 export type * from './reports/v1/RunReportChunk.ts';
 export type * from './reports/v1/RunReportRequest.ts';

@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import type { Change__Output } from '@rex/protos';
+import { fromJsonValues, type Change__Output } from '@rex/protos';
 import { toAuthContext } from '../auth/caller.ts';
 import type { ReportsClient } from '../clients/reports.ts';
 import { HttpError } from '../http-error.ts';
@@ -43,7 +43,7 @@ export function feedChange(change: Change__Output): FeedChange {
     id: change.id,
     operation: change.operation,
     at: change.at,
-    ...(change.operation === 'deleted' ? {} : { values: Object.fromEntries(Object.entries(change.values).map(([key, value]) => [key, value.kind === 'text' ? (value.text ?? null) : null])) }),
+    ...(change.operation === 'deleted' ? {} : { values: Object.fromEntries(Object.entries(fromJsonValues(change.values)).map(([key, value]) => [key, typeof value === 'string' ? value : null])) }),
   };
 }
 

@@ -1,10 +1,9 @@
 import type { Request } from 'express';
-import { isRecordId } from '@rex/protos';
+import { fromJsonValues, isRecordId } from '@rex/protos';
 import type { MediaParent } from '@rex/protos';
 import { toAuthContext } from '../auth/caller.ts';
 import type { MediaClient } from '../clients/media.ts';
 import type { RecordsClient } from '../clients/records.ts';
-import { fromFieldValues } from '../envelope.ts';
 import { HttpError } from '../http-error.ts';
 import { backend } from './context.ts';
 import { pipeFile } from './media-queue.ts';
@@ -29,7 +28,7 @@ function fileRoute(kind: string, parent: MediaParent, records: RecordsClient, me
     handler: async (req, res) => {
       const auth = toAuthContext(req.caller!);
       const { values } = await backend('records', records.getMedium(auth, parent, mediumId(req)));
-      await backend('media', pipeFile(media.download(auth, String(fromFieldValues(values).path), 'DOWNLOAD_OF_READABLE_MEDIUM'), res));
+      await backend('media', pipeFile(media.download(auth, String(fromJsonValues(values).path), 'DOWNLOAD_OF_READABLE_MEDIUM'), res));
     },
   };
 }

@@ -1,8 +1,8 @@
 import type { Request } from 'express';
 import { isRecordId } from '@rex/protos';
-import type { AuthContext, FieldValue__Output, SavedRecord__Output, Submission } from '@rex/protos';
+import { fromJsonValues, type AuthContext, type JsonValues__Output, type SavedRecord__Output, type Submission } from '@rex/protos';
 import { toAuthContext } from '../auth/caller.ts';
-import { envelope, fromFieldValues, toSubmission } from '../envelope.ts';
+import { envelope, toSubmission } from '../envelope.ts';
 import { HttpError } from '../http-error.ts';
 import { API_PARAMETERS, backend, requestUrl, servicesUrl } from './context.ts';
 import type { Parameter, Route } from './route.ts';
@@ -55,7 +55,7 @@ function recordId(req: Request): string {
   return id;
 }
 
-type Values = Record<string, FieldValue__Output>;
+type Values = JsonValues__Output | null;
 
 /** Custom attributes in detail, keyed as in values: each stored value's fields. */
 type AttributeDetails = Record<string, { multiValue: boolean; values: { values: Values }[] }>;
@@ -64,7 +64,7 @@ type AttributeDetails = Record<string, { multiValue: boolean; values: { values: 
 function verboseAttributes(attributes: AttributeDetails): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, details] of Object.entries(attributes)) {
-    const objects = details.values.map((value) => fromFieldValues(value.values));
+    const objects = details.values.map((value) => fromJsonValues(value.values));
     out[key] = details.multiValue ? objects : objects[0];
   }
   return out;
@@ -133,7 +133,7 @@ export function recordResourceRoutes(spec: {
         for (const [key, value] of Object.entries(req.query)) if (!LIST_CONTROLS.has(key) && typeof value === 'string') filters[key] = value;
         const page = await backend('records', calls.list(auth(req), filters, limit, offset));
         if (page.more) res.set('Link', `<${nextPage(req, limit, offset)}>; rel="next"`);
-        res.json(page.rows.map((row) => ({ values: fromFieldValues(row.values) })));
+        res.json(page.rows.map((row) => ({ values: fromJsonValues(row.values) })));
       },
     },
     {
@@ -167,8 +167,8 @@ export function recordResourceRoutes(spec: {
           res.status(304).end();
           return;
         }
-        const body: Record<string, unknown> = { values: { ...fromFieldValues(values), ...verboseAttributes(attributes ?? {}) } };
-        if (verbose && associations) body.associations = associations.map((association) => fromFieldValues(association.values));
+        const body: Record<string, unknown> = { values: { ...fromJsonValues(values), ...verboseAttributes(attributes ?? {}) } };
+        if (verbose && associations) body.associations = associations.map((association) => fromJsonValues(association.values));
         res.json(body);
       },
     },

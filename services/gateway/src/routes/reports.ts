@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import type { FieldValue__Output, ReportAccess, RunReportChunk__Output } from '@rex/protos';
+import { fromJsonRows, type ReportAccess, type RowValues, type RunReportChunk__Output } from '@rex/protos';
 import { toAuthContext, type Caller } from '../auth/caller.ts';
 import type { ReportsClient } from '../clients/reports.ts';
 import { HttpError } from '../http-error.ts';
@@ -69,13 +69,11 @@ function reportParameters(req: Request): Record<string, string> {
 const warningOf = (name: string) => `Unknown parameter ${name}: the report does not take it, so it was ignored.`;
 const UNKNOWN_PARAMETERS_HEADER = 'Unknown-Parameters';
 
-const valueOf = (value: FieldValue__Output) => (value.kind === 'text' ? (value.text ?? '') : null);
-
 /** Rows of a report's data array leave out keys whose value is null or empty, as the existing API does. */
-function rowObject(columns: string[], values: FieldValue__Output[], dropEmpty: boolean): Record<string, string | null> {
+function rowObject(columns: string[], values: RowValues, dropEmpty: boolean): Record<string, string | null> {
   const row: Record<string, string | null> = {};
   columns.forEach((column, i) => {
-    const value = valueOf(values[i]);
+    const value = values[i] ?? null;
     if (!dropEmpty || (value !== null && value !== '')) row[column] = value;
   });
   return row;
@@ -149,11 +147,11 @@ function runReport(reports: ReportsClient, limits: ReportLimits, req: Request, r
     },
     render: (chunk: RunReportChunk__Output) => {
       let text = '';
-      for (const row of chunk.rows?.rows ?? []) {
-        if (format === 'csv') text += csvLine(row.values.map(valueOf));
-        else if (format === 'ndjson') text += `${JSON.stringify(rowObject(columns, row.values, false))}\n`;
-        else if (format === 'html') text += `<tr>${row.values.map((v) => `<td>${htmlValue(valueOf(v))}</td>`).join('')}</tr>\n`;
-        else text += `${rows > 0 ? ',' : ''}${JSON.stringify(rowObject(columns, row.values, true))}`;
+      for (const row of fromJsonRows(chunk.rows?.json ?? '')) {
+        if (format === 'csv') text += csvLine(row);
+        else if (format === 'ndjson') text += `${JSON.stringify(rowObject(columns, row, false))}\n`;
+        else if (format === 'html') text += `<tr>${row.map((value) => `<td>${htmlValue(value)}</td>`).join('')}</tr>\n`;
+        else text += `${rows > 0 ? ',' : ''}${JSON.stringify(rowObject(columns, row, true))}`;
         rows += 1;
       }
       return text;

@@ -1,11 +1,11 @@
 import type { Request } from 'express';
 import { toAuthContext } from '../auth/caller.ts';
 import type { RecordsClient } from '../clients/records.ts';
-import { envelope, fromFieldValues, toSubmission } from '../envelope.ts';
+import { envelope, toSubmission } from '../envelope.ts';
 import { HttpError } from '../http-error.ts';
 import { backend, servicesUrl } from './context.ts';
 import type { Parameter, Route } from './route.ts';
-import { isRecordId } from '@rex/protos';
+import { fromJsonValues, isRecordId } from '@rex/protos';
 
 const ID: Parameter = { name: 'id', in: 'path', type: 'integer', description: 'Survey id', required: true };
 
@@ -55,7 +55,7 @@ function attributeRoutes(records: RecordsClient): Route[] {
         responses: { 200: `A JSON array of {"values": {${fields}}}`, 400: `${filter.name} is not a whole number` },
         handler: async (req, res) => {
           const { attributes } = await backend('records', records.listAttributes(toAuthContext(req.caller!), entity, '0', filters(req)));
-          res.json(attributes.map((attribute) => ({ values: fromFieldValues(attribute.values) })));
+          res.json(attributes.map((attribute) => ({ values: fromJsonValues(attribute.values) })));
         },
       },
       {
@@ -68,7 +68,7 @@ function attributeRoutes(records: RecordsClient): Route[] {
         handler: async (req, res) => {
           const { attributes } = await backend('records', records.listAttributes(toAuthContext(req.caller!), entity, surveyId(req), {}));
           if (!attributes.length) throw new HttpError(404);
-          res.json({ values: fromFieldValues(attributes[0].values) });
+          res.json({ values: fromJsonValues(attributes[0].values) });
         },
       },
     ];
@@ -88,7 +88,7 @@ export function surveyRoutes(records: RecordsClient): Route[] {
       responses: { 200: 'A JSON array of {"values": {id, title, description, website_id, created_on, updated_on}}' },
       handler: async (req, res) => {
         const { surveys } = await backend('records', records.listSurveys(toAuthContext(req.caller!)));
-        res.json(surveys.map((survey) => ({ values: fromFieldValues(survey.values) })));
+        res.json(surveys.map((survey) => ({ values: fromJsonValues(survey.values) })));
       },
     },
     {
@@ -100,7 +100,7 @@ export function surveyRoutes(records: RecordsClient): Route[] {
       responses: { 200: '{values, attributes: [{values: {id, entity, caption, data_type, multi_value, required, terms}}]}', 404: 'No such survey in the website' },
       handler: async (req, res) => {
         const survey = await backend('records', records.getSurvey(toAuthContext(req.caller!), surveyId(req)));
-        res.json({ values: fromFieldValues(survey.values), attributes: survey.attributes.map((a) => ({ values: fromFieldValues(a.values) })) });
+        res.json({ values: fromJsonValues(survey.values), attributes: survey.attributes.map((a) => ({ values: fromJsonValues(a.values) })) });
       },
     },
     {
@@ -141,7 +141,7 @@ export function surveyRoutes(records: RecordsClient): Route[] {
         const id = surveyId(req);
         const { saved } = await backend('records', records.addSurveyAttribute(toAuthContext(req.caller!), id, toSubmission('attribute', req.body)));
         const href = `${servicesUrl(req)}/rest/surveys/${id}`;
-        res.status(201).location(href).json({ values: fromFieldValues(saved!.values), href });
+        res.status(201).location(href).json({ values: fromJsonValues(saved!.values), href });
       },
     },
     {
@@ -158,7 +158,7 @@ export function surveyRoutes(records: RecordsClient): Route[] {
           'records',
           records.updateSurveyAttribute(toAuthContext(req.caller!), id, surveyId(req, 'attributeId'), toSubmission('attribute', req.body)),
         );
-        res.json({ values: fromFieldValues(saved!.values), href: `${servicesUrl(req)}/rest/surveys/${id}` });
+        res.json({ values: fromJsonValues(saved!.values), href: `${servicesUrl(req)}/rest/surveys/${id}` });
       },
     },
     {

@@ -1,18 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { fromJsonValues } from '@rex/protos';
 import { envelope, toSubmission } from '../../src/envelope.ts';
 import { HttpError } from '../../src/http-error.ts';
 
 describe('toSubmission', () => {
   it('when values hold texts, numbers, booleans, nulls and lists, then each becomes a field value', () => {
     const submission = toSubmission('sample', { values: { a: 'x', b: 2.5, c: true, d: false, e: null, f: ['1', 2, true] } });
-    expect(submission.values).toEqual({
-      a: { text: 'x' },
-      b: { text: '2.5' },
-      c: { text: 't' },
-      d: { text: 'f' },
-      e: { null: true },
-      f: { list: { items: ['1', '2', 't'] } },
-    });
+    expect(fromJsonValues(submission.values)).toEqual({ a: 'x', b: '2.5', c: 't', d: 'f', e: null, f: ['1', '2', 't'] });
   });
 
   it('when children are nested, then each is read with its own entity', () => {
@@ -21,9 +15,9 @@ describe('toSubmission', () => {
       occurrences: [{ values: { taxa_taxon_list_id: 1 }, media: [{ values: { queued: 'a.jpg' } }] }],
       samples: [{ values: { comment: 'child' } }],
     });
-    expect(submission.occurrences?.[0].values).toEqual({ taxa_taxon_list_id: { text: '1' } });
-    expect(submission.occurrences?.[0].media?.[0].values).toEqual({ queued: { text: 'a.jpg' } });
-    expect(submission.samples?.[0].values).toEqual({ comment: { text: 'child' } });
+    expect(fromJsonValues(submission.occurrences?.[0].values)).toEqual({ taxa_taxon_list_id: '1' });
+    expect(fromJsonValues(submission.occurrences?.[0].media?.[0].values)).toEqual({ queued: 'a.jpg' });
+    expect(fromJsonValues(submission.samples?.[0].values)).toEqual({ comment: 'child' });
   });
 
   it('when an occurrence value is an object, then 400 names occurrence:<field>', () => {
@@ -43,7 +37,7 @@ describe('toSubmission', () => {
 
 describe('envelope', () => {
   it('when children were saved, then each gets the href of its own resource', () => {
-    const stamp = (id: string) => ({ id: { text: id, kind: 'text' as const } });
+    const stamp = (id: string) => ({ json: JSON.stringify({ id }) });
     const body = envelope(
       {
         entity: 'sample',

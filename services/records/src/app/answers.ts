@@ -1,7 +1,7 @@
-import type { FieldValue, SavedRecord } from '@rex/protos';
+import { type JsonValues, type SavedRecord, toJsonValues } from '@rex/protos';
 import { ATTRIBUTE_PREFIX, type RecordEntity } from '../domain/attributes.ts';
 import { MEDIA, type MediaKind } from '../domain/media.ts';
-import { toFieldValues, type AttributeDetails, type Value } from '../domain/values.ts';
+import { type AttributeDetails, type Value } from '../domain/values.ts';
 import { formatVagueDate } from '../domain/vague-date.ts';
 import type { StoredAttributeValue } from '../db/attribute-values-repo.ts';
 
@@ -10,8 +10,8 @@ import type { StoredAttributeValue } from '../db/attribute-values-repo.ts';
 /** One record as read: its values, version and, when asked for, its attribute values in detail. */
 export type RecordRead = { values: Record<string, Value>; version: string; attributes: Record<string, AttributeDetails>; associations?: Record<string, Value>[] };
 
-export function stamp(id: string, created: string, updated: string = created): Record<string, FieldValue> {
-  return toFieldValues({ id, created_on: created, updated_on: updated });
+export function stamp(id: string, created: string, updated: string = created): JsonValues {
+  return toJsonValues({ id, created_on: created, updated_on: updated });
 }
 
 /** Saved media as children of a write's answer. */

@@ -1,8 +1,8 @@
 import type { Pool } from '@rex/db';
 import { invalid, notFound } from '@rex/grpc';
-import type { AuthContext__Output, FieldValue } from '@rex/protos';
+import { type AuthContext__Output, type JsonValues, toJsonValues } from '@rex/protos';
 import { readFilters, type Errors } from '../domain/fields.ts';
-import { toFieldValues, type Value } from '../domain/values.ts';
+import { type Value } from '../domain/values.ts';
 import { locationAttributes, surveyAttributes, type AttributeListing } from '../db/attributes-repo.ts';
 
 const ENTITIES = ['sample', 'occurrence', 'location'] as const;
@@ -28,7 +28,7 @@ function values(row: AttributeListing): Record<string, Value> {
  */
 export function createAttributeCatalogue(db: Pool) {
   return {
-    async list(auth: AuthContext__Output | null, entity: string, id: string, given: Record<string, string>): Promise<{ values: Record<string, FieldValue> }[]> {
+    async list(auth: AuthContext__Output | null, entity: string, id: string, given: Record<string, string>): Promise<{ values: JsonValues }[]> {
       if (!(ENTITIES as readonly string[]).includes(entity)) throw invalid({ 'attribute:entity': `Must be one of ${ENTITIES.join(', ')}.` });
       const kind = entity as AttributeEntity;
       const errors: Errors = {};
@@ -41,7 +41,7 @@ export function createAttributeCatalogue(db: Pool) {
           ? await locationAttributes(db, websiteId, { id: one, locationTypeId: filters.location_type_id })
           : await surveyAttributes(db, kind, websiteId, { id: one, surveyId: filters.restrict_to_survey_id });
       if (one && !rows.length) throw notFound();
-      return rows.map((row) => ({ values: toFieldValues(values(row)) }));
+      return rows.map((row) => ({ values: toJsonValues(values(row)) }));
     },
   };
 }

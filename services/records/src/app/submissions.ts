@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { Pool, PoolClient } from '@rex/db';
-import { isRecordId } from '@rex/protos';
+import { isRecordId, fromJsonValues } from '@rex/protos';
 import type { AuthContext__Output, SavedRecord, Submission__Output } from '@rex/protos';
 import type { AttributeValue, AttributeValueUpdate, RecordEntity } from '../domain/attributes.ts';
 import { refuseIdOnCreate, type Column, type Errors } from '../domain/fields.ts';
 import { MEDIA, planMedium, type MediaKind, type MediumPlan } from '../domain/media.ts';
 import type { OccurrenceChanges } from '../domain/occurrences.ts';
-import { fromFieldValues, text, type Values } from '../domain/values.ts';
+import { text, type Values } from '../domain/values.ts';
 import { liveAttributeValues, saveAttributeValues, updateAttributeValues } from '../db/attribute-values-repo.ts';
 import { findMedium } from '../db/media-repo.ts';
 import { insertNewRecords } from '../db/new-records.ts';
@@ -25,7 +25,7 @@ export type Tree = { values: Values; samples: Tree[]; occurrences: Tree[]; media
 
 export function toTree(submission: Submission__Output | null): Tree {
   return {
-    values: fromFieldValues(submission?.values ?? {}),
+    values: fromJsonValues(submission?.values),
     samples: (submission?.samples ?? []).map(toTree),
     occurrences: (submission?.occurrences ?? []).map(toTree),
     media: (submission?.media ?? []).map(toTree),

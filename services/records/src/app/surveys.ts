@@ -1,8 +1,8 @@
 import { withTransaction, type Pool } from '@rex/db';
 import { forbidden, invalid, notFound } from '@rex/grpc';
-import type { AuthContext__Output, SavedRecord, Submission__Output } from '@rex/protos';
+import { type AuthContext__Output, type SavedRecord, type Submission__Output, toJsonValues } from '@rex/protos';
 import type { Errors } from '../domain/fields.ts';
-import { parseBoolean, text, toFieldValues, type Value, type Values } from '../domain/values.ts';
+import { parseBoolean, text, type Value, type Values } from '../domain/values.ts';
 import type { ReferenceData } from '../db/reference-repo.ts';
 import { iso } from '../db/sql.ts';
 import { stamp } from './answers.ts';
@@ -44,7 +44,7 @@ export function createSurveys(db: Pool, reference: ReferenceData) {
   return {
     async list(auth: AuthContext__Output | null) {
       const { rows } = await db.query(`SELECT ${SURVEY_COLUMNS} FROM records.surveys s WHERE s.website_id = $1 AND NOT s.deleted ORDER BY s.id`, [auth?.websiteId ?? '0']);
-      return rows.map((row) => ({ values: toFieldValues(strings(row)) }));
+      return rows.map((row) => ({ values: toJsonValues(strings(row)) }));
     },
 
     async get(auth: AuthContext__Output | null, id: string) {
@@ -57,8 +57,8 @@ export function createSurveys(db: Pool, reference: ReferenceData) {
         [id],
       );
       return {
-        values: toFieldValues(strings(survey)),
-        attributes: rows.map((row) => ({ values: toFieldValues(strings({ ...row, multi_value: row.multi_value ? 't' : 'f', required: row.required ? 't' : 'f' })) })),
+        values: toJsonValues(strings(survey)),
+        attributes: rows.map((row) => ({ values: toJsonValues(strings({ ...row, multi_value: row.multi_value ? 't' : 'f', required: row.required ? 't' : 'f' })) })),
       };
     },
 

@@ -1,33 +1,16 @@
-import type { FieldValue, FieldValue__Output } from '@rex/protos';
+import { toJsonValues, type FieldValue, type FieldValues, type JsonValues } from '@rex/protos';
 
 /** A submitted value as the domain sees it. */
-export type Value = string | null | string[];
-export type Values = Record<string, Value>;
-
-export function fromFieldValues(values: Record<string, FieldValue__Output>): Values {
-  const out: Values = {};
-  for (const [key, value] of Object.entries(values)) {
-    out[key] = value.kind === 'list' ? (value.list?.items ?? []) : value.kind === 'text' ? (value.text ?? '') : null;
-  }
-  return out;
-}
-
-export function toFieldValues(values: Record<string, Value | undefined>): Record<string, FieldValue> {
-  const out: Record<string, FieldValue> = {};
-  for (const [key, value] of Object.entries(values)) {
-    if (value === undefined) continue;
-    out[key] = value === null ? { null: true } : Array.isArray(value) ? { list: { items: value } } : { text: value };
-  }
-  return out;
-}
+export type Value = FieldValue;
+export type Values = FieldValues;
 
 /** One custom attribute's stored values in detail (`?verbose`): each value's fields. */
 export type AttributeDetails = { multiValue: boolean; values: Record<string, Value>[] };
 
 export function toAttributeDetails(details: Record<string, AttributeDetails>) {
-  const out: Record<string, { multiValue: boolean; values: { values: Record<string, FieldValue> }[] }> = {};
+  const out: Record<string, { multiValue: boolean; values: { values: JsonValues }[] }> = {};
   for (const [key, { multiValue, values }] of Object.entries(details)) {
-    out[key] = { multiValue, values: values.map((value) => ({ values: toFieldValues(value) })) };
+    out[key] = { multiValue, values: values.map((value) => ({ values: toJsonValues(value) })) };
   }
   return out;
 }

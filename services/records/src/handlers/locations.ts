@@ -1,7 +1,7 @@
 import { invalid, type Handlers } from '@rex/grpc';
-import { isRecordId } from '@rex/protos';
+import { isRecordId, toJsonValues } from '@rex/protos';
 import type { RecordsServiceHandlers } from '@rex/protos';
-import { toAttributeDetails, toFieldValues } from '../domain/values.ts';
+import { toAttributeDetails } from '../domain/values.ts';
 import type { Locations } from '../app/locations.ts';
 
 function recordId(id: string): string {
@@ -18,12 +18,12 @@ export function locationHandlers(locations: Locations): LocationHandlers {
     }),
     GetLocation: async (request) => {
       const location = await locations.get(request.auth, recordId(request.id), request.verbose);
-      return { values: toFieldValues(location.values), version: location.version, attributes: toAttributeDetails(location.attributes) };
+      return { values: toJsonValues(location.values), version: location.version, attributes: toAttributeDetails(location.attributes) };
     },
     ListLocations: async (request) => {
       const limit = Math.min(Math.max(request.limit || 100, 1), 1000);
       const page = await locations.list(request.auth, request.filters, limit, Math.max(request.offset, 0));
-      return { locations: page.locations.map((values) => ({ values: toFieldValues(values) })), more: page.more };
+      return { locations: page.locations.map((values) => ({ values: toJsonValues(values) })), more: page.more };
     },
     UpdateLocation: async (request) => ({
       saved: await locations.update(request.auth, recordId(request.id), request.submission, request.ifMatch),

@@ -1,8 +1,8 @@
 import { invalid, type Handlers } from '@rex/grpc';
-import { isRecordId } from '@rex/protos';
+import { isRecordId, toJsonValues } from '@rex/protos';
 import type { MediaParent, RecordsServiceHandlers } from '@rex/protos';
 import type { MediaKind } from '../domain/media.ts';
-import { toFieldValues } from '../domain/values.ts';
+
 import type { Media } from '../app/media.ts';
 
 const KINDS: Partial<Record<MediaParent, MediaKind>> = {
@@ -29,12 +29,12 @@ export function mediaHandlers(media: Record<MediaKind, Media>): MediaHandlers {
     }),
     GetMedium: async (request) => {
       const medium = await of(request.parent).get(request.auth, recordId(request.id));
-      return { values: toFieldValues(medium.values), version: medium.version };
+      return { values: toJsonValues(medium.values), version: medium.version };
     },
     ListMedia: async (request) => {
       const limit = Math.min(Math.max(request.limit || 100, 1), 1000);
       const page = await of(request.parent).list(request.auth, request.filters, limit, Math.max(request.offset, 0));
-      return { media: page.rows.map((values) => ({ values: toFieldValues(values) })), more: page.more };
+      return { media: page.rows.map((values) => ({ values: toJsonValues(values) })), more: page.more };
     },
     UpdateMedium: async (request) => ({
       saved: await of(request.parent).update(request.auth, recordId(request.id), request.submission, request.ifMatch),

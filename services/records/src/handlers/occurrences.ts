@@ -1,7 +1,7 @@
 import { invalid, type Handlers } from '@rex/grpc';
-import { isRecordId } from '@rex/protos';
+import { isRecordId, toJsonValues } from '@rex/protos';
 import type { RecordsServiceHandlers } from '@rex/protos';
-import { toAttributeDetails, toFieldValues } from '../domain/values.ts';
+import { toAttributeDetails } from '../domain/values.ts';
 import type { Occurrences } from '../app/occurrences.ts';
 
 function recordId(id: string): string {
@@ -22,16 +22,16 @@ export function occurrenceHandlers(occurrences: Occurrences): OccurrenceHandlers
     GetOccurrence: async (request) => {
       const occurrence = await occurrences.get(request.auth, recordId(request.id), request.verbose);
       return {
-        values: toFieldValues(occurrence.values),
+        values: toJsonValues(occurrence.values),
         version: occurrence.version,
         attributes: toAttributeDetails(occurrence.attributes),
-        associations: (occurrence.associations ?? []).map((association) => ({ values: toFieldValues(association) })),
+        associations: (occurrence.associations ?? []).map((association) => ({ values: toJsonValues(association) })),
       };
     },
     ListOccurrences: async (request) => {
       const limit = Math.min(Math.max(request.limit || 100, 1), 1000);
       const page = await occurrences.list(request.auth, request.filters, limit, Math.max(request.offset, 0));
-      return { occurrences: page.occurrences.map((values) => ({ values: toFieldValues(values) })), more: page.more };
+      return { occurrences: page.occurrences.map((values) => ({ values: toJsonValues(values) })), more: page.more };
     },
     UpdateOccurrence: async (request) => ({
       saved: await occurrences.update(request.auth, recordId(request.id), request.submission, request.ifMatch),

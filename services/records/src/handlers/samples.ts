@@ -1,7 +1,7 @@
 import { invalid, type Handlers } from '@rex/grpc';
-import { isRecordId } from '@rex/protos';
+import { isRecordId, toJsonValues } from '@rex/protos';
 import type { RecordsServiceHandlers } from '@rex/protos';
-import { toAttributeDetails, toFieldValues } from '../domain/values.ts';
+import { toAttributeDetails } from '../domain/values.ts';
 import type { Samples } from '../app/samples.ts';
 
 function recordId(id: string): string {
@@ -21,12 +21,12 @@ export function sampleHandlers(
     }),
     GetSample: async (request) => {
       const sample = await samples.get(request.auth, recordId(request.id), request.verbose);
-      return { values: toFieldValues(sample.values), version: sample.version, attributes: toAttributeDetails(sample.attributes) };
+      return { values: toJsonValues(sample.values), version: sample.version, attributes: toAttributeDetails(sample.attributes) };
     },
     ListSamples: async (request) => {
       const limit = Math.min(Math.max(request.limit || 100, 1), 1000);
       const page = await samples.list(request.auth, request.filters, limit, Math.max(request.offset, 0));
-      return { samples: page.samples.map((values) => ({ values: toFieldValues(values) })), more: page.more };
+      return { samples: page.samples.map((values) => ({ values: toJsonValues(values) })), more: page.more };
     },
     UpdateSample: async (request) => ({
       saved: await samples.update(request.auth, recordId(request.id), request.submission, request.ifMatch),

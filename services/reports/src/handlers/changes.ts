@@ -1,6 +1,7 @@
 import type { Pool } from '@rex/db';
 import { currentCall, forbidden, invalid, type Handlers } from '@rex/grpc';
-import type { ReportsServiceHandlers } from '@rex/protos';
+import { toJsonValues, type ReportsServiceHandlers } from '@rex/protos';
+import { cellText } from '../domain/report-values.ts';
 import { decodeCursor, encodeCursor } from '../domain/change-cursor.ts';
 import type { ChangeSignal } from '../domain/change-signal.ts';
 import { NotAllowedError, visibilityFor } from '../domain/visibility.ts';
@@ -14,16 +15,15 @@ const INTERNAL = new Set(['deleted', 'bbox_xmin', 'bbox_ymin', 'bbox_xmax', 'bbo
 
 /** A read-model row as the feed's values: every field as a string or null, as the rest of the API gives them. */
 function fieldValues(record: Record<string, unknown>) {
-  const values: Record<string, { text: string } | { null: true }> = {};
+  const values: Record<string, string | null> = {};
   for (const [key, value] of Object.entries(record)) {
-    if (INTERNAL.has(key)) continue;
-    values[key] = value === null || value === undefined ? { null: true } : { text: typeof value === 'object' ? JSON.stringify(value) : String(value) };
+    if (!INTERNAL.has(key)) values[key] = cellText(value);
   }
-  return values;
+  return toJsonValues(values);
 }
 
 function toChange(row: ChangeRow) {
-  if (row.operation === 'deleted') return row.tombstone_visible ? { cursor: encodeCursor(row.seq), entity: row.entity, id: row.entity_id, operation: 'deleted', at: row.at, values: {} } : undefined;
+  if (row.operation === 'deleted') return row.tombstone_visible ? { cursor: encodeCursor(row.seq), entity: row.entity, id: row.entity_id, operation: 'deleted', at: row.at, values: null } : undefined;
   // A record gone since, or hidden from the caller now, is left out; a later entry tells of its deletion.
   if (!row.record) return undefined;
   return { cursor: encodeCursor(row.seq), entity: row.entity, id: row.entity_id, operation: row.operation, at: row.at, values: fieldValues(row.record) };

@@ -1,9 +1,9 @@
 import type { Pool } from '@rex/db';
 import { badRequest, forbidden, notFound, writeMessage, type Handlers } from '@rex/grpc';
-import type { FolderEntry, ReportAccess__Output, ReportsServiceHandlers } from '@rex/protos';
+import { toJsonRows, type FolderEntry, type ReportAccess__Output, type ReportsServiceHandlers } from '@rex/protos';
 import { countRows, reportRows } from '../db/report-rows.ts';
 import { reportVerdict } from '../domain/access.ts';
-import { toFieldValue } from '../domain/report-values.ts';
+import { cellText } from '../domain/report-values.ts';
 import { NotAllowedError, visibilityFor } from '../domain/visibility.ts';
 import type { Catalogue } from '../library/catalogue.ts';
 import { ParamError, compileReport } from '../library/compile.ts';
@@ -110,7 +110,7 @@ export function reportHandlers(
           });
           headSent = true;
         }
-        if (rows.length) await writeMessage(call, { rows: { rows: rows.map((row) => ({ values: row.map(toFieldValue) })) } });
+        if (rows.length) await writeMessage(call, { rows: { json: toJsonRows(rows.map((row) => row.map(cellText))) } });
       }
     },
   };

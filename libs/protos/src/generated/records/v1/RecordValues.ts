@@ -1,11 +1,11 @@
 // Original file: records/v1/records_service.proto
 
-import type { FieldValue as _common_v1_FieldValue, FieldValue__Output as _common_v1_FieldValue__Output } from '../../common/v1/FieldValue.ts';
+import type { JsonValues as _common_v1_JsonValues, JsonValues__Output as _common_v1_JsonValues__Output } from '../../common/v1/JsonValues.ts';
 
 export interface RecordValues {
-  'values'?: ({[key: string]: _common_v1_FieldValue});
+  'values'?: (_common_v1_JsonValues | null);
 }
 
 export interface RecordValues__Output {
-  'values': ({[key: string]: _common_v1_FieldValue__Output});
+  'values': (_common_v1_JsonValues__Output | null);
 }

@@ -1,6 +1,6 @@
 // Original file: reports/v1/reports_service.proto
 
-import type { FieldValue as _common_v1_FieldValue, FieldValue__Output as _common_v1_FieldValue__Output } from '../../common/v1/FieldValue.ts';
+import type { JsonValues as _common_v1_JsonValues, JsonValues__Output as _common_v1_JsonValues__Output } from '../../common/v1/JsonValues.ts';
 
 export interface Change {
   'cursor'?: (string);
@@ -8,7 +8,7 @@ export interface Change {
   'id'?: (string);
   'operation'?: (string);
   'at'?: (string);
-  'values'?: ({[key: string]: _common_v1_FieldValue});
+  'values'?: (_common_v1_JsonValues | null);
 }
 
 export interface Change__Output {
@@ -17,5 +17,5 @@ export interface Change__Output {
   'id': (string);
   'operation': (string);
   'at': (string);
-  'values': ({[key: string]: _common_v1_FieldValue__Output});
+  'values': (_common_v1_JsonValues__Output | null);
 }
