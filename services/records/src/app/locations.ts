@@ -1,36 +1,51 @@
 import { withTransaction, type Pool } from '@rex/db';
 import { conflict, forbidden, invalid, notFound } from '@rex/grpc';
 import type { AuthContext__Output, SavedRecord, Submission__Output } from '@rex/protos';
-import { addErrors, readFilters, type Errors } from '../domain/fields.ts';
+import { addErrors, type Errors } from '../domain/fields.ts';
 import { planLocation } from '../domain/locations.ts';
-import { text, type Value } from '../domain/values.ts';
+import { text } from '../domain/values.ts';
 import type { ReferenceData } from '../db/reference-repo.ts';
-import { LOCATION_FILTERS, findLocation, invisibleLocations, listLocations, type LocationRow } from '../db/locations-repo.ts';
+import { LOCATION_FILTERS, deleteLocation, findLocation, invisibleLocations, listLocations, type LocationRow } from '../db/locations-repo.ts';
 import { deleteMediaOf } from '../db/media-repo.ts';
 import { insertNewRecords } from '../db/new-records.ts';
 import { planMedium } from '../domain/media.ts';
 import type { MediaClaims } from './media-claims.ts';
 import type { IdempotentSubmission } from '../db/idempotency-repo.ts';
-import { writeOutbox } from '../db/outbox-repo.ts';
+import { writeOutbox, type OutboxEvent } from '../db/outbox-repo.ts';
 import { withUniqueExternalKeys, type KeyUse } from './external-keys.ts';
 import { checkNamedReferences, namingMedia } from './named-references.ts';
 import { updateRow } from '../db/sql.ts';
-import { NOT_A_USER, caller, checkOwner, checkVersion, type Caller } from './access.ts';
-import { attributeDetailsForResponse, attributeValuesForResponse, savedMedia, stamp, type RecordRead } from './answers.ts';
+import { NOT_A_USER, caller, type Caller } from './access.ts';
+import { savedMedia, stamp } from './answers.ts';
+import { recordsOfKind, type RecordKind } from './record-kinds.ts';
 import { addMedia, checkStoredValues, createOnce, planChildMedia, saveAttributeChanges, toTree, updateStoredMedia } from './submissions.ts';
 
-/** The location's fields, without its custom attribute values. */
-function fieldValues(row: LocationRow): Record<string, Value> {
-  const values: Record<string, Value> = {};
-  for (const [key, value] of Object.entries(row)) {
-    if (key !== 'version' && key !== 'website_id' && key !== 'attribute_values') values[key] = value === null ? null : String(value);
-  }
-  return values;
+/** Who may read a location: anyone its own and public ones; its creator the others. */
+function checkReadable(row: LocationRow | undefined, who: Caller) {
+  if (!row || row.deleted === 't') throw notFound();
+  if (row.public === 't') return;
+  if (row.website_id !== who.websiteId) throw notFound();
+  if (!who.userId) throw forbidden(NOT_A_USER);
+  if (row.created_by_id !== who.userId) throw forbidden('Resource belongs to a different user account.');
 }
 
-function rowValues(row: LocationRow): Record<string, Value> {
-  return Object.assign(fieldValues(row), attributeValuesForResponse('location', row.attribute_values ?? []));
-}
+/** Locations as the generic reads, list and removal see them. */
+const LOCATION_KIND: RecordKind<LocationRow, LocationRow> = {
+  entity: 'location',
+  hidden: new Set(['website_id']),
+  find: findLocation,
+  checkReadable,
+  filters: LOCATION_FILTERS,
+  listsEveryWebsiteForUserScope: false,
+  list: listLocations,
+  lock: (client, id) => findLocation(client, id, true),
+  async remove(client, _locked, id, who) {
+    await deleteLocation(client, id, who.userId);
+    const media = await deleteMediaOf(client, 'location', [id], who.userId);
+    const event = (entity: string, entityId: string): OutboxEvent => ({ entity, entityId, operation: 'delete', websiteId: who.websiteId, surveyId: null, userId: who.userId });
+    return [event('location', id), ...media.map((mediumId) => event('location_medium', mediumId))];
+  },
+};
 
 function replay(earlier: IdempotentSubmission, hash: string): SavedRecord {
   const saved = earlier.saved as { tree: { locations?: string[]; locationMedia?: Record<string, string[]> }; stamp: string; version: string };
@@ -45,13 +60,7 @@ function replay(earlier: IdempotentSubmission, hash: string): SavedRecord {
  * caller's website.
  */
 export function createLocations(db: Pool, reference: ReferenceData, claims: MediaClaims) {
-  function checkReadable(row: LocationRow | undefined, who: Caller) {
-    if (!row || row.deleted === 't') throw notFound();
-    if (row.public === 't') return;
-    if (row.website_id !== who.websiteId) throw notFound();
-    if (!who.userId) throw forbidden(NOT_A_USER);
-    if (row.created_by_id !== who.userId) throw forbidden('Resource belongs to a different user account.');
-  }
+  const records = recordsOfKind(db, LOCATION_KIND);
 
   /** A parent location must be one the caller can read, and not the location itself. */
   async function checkParent(parentId: unknown, who: Caller, ownId: string | undefined, errors: Errors) {
@@ -82,24 +91,8 @@ export function createLocations(db: Pool, reference: ReferenceData, claims: Medi
       });
     },
 
-    /** `verbose` answers the custom attribute values in detail, apart from the other values. */
-    async get(auth: AuthContext__Output | null, id: string, verbose = false): Promise<RecordRead> {
-      const who = caller(auth);
-      const row = await findLocation(db, id);
-      checkReadable(row, who);
-      if (!verbose) return { values: rowValues(row!), version: row!.version, attributes: {} };
-      return { values: fieldValues(row!), version: row!.version, attributes: attributeDetailsForResponse('location', row!.attribute_values ?? []) };
-    },
-
-    async list(auth: AuthContext__Output | null, filters: Record<string, string>, limit: number, offset: number) {
-      const who = caller(auth);
-      if (!who.userId) throw forbidden(NOT_A_USER);
-      const errors: Errors = {};
-      const known = readFilters('location', filters, LOCATION_FILTERS, errors);
-      if (Object.keys(errors).length) throw invalid(errors);
-      const rows = await listLocations(db, { userId: who.userId, websiteId: who.websiteId, filters: known, limit, offset });
-      return { locations: rows.slice(0, limit).map(rowValues), more: rows.length > limit };
-    },
+    get: records.get,
+    list: records.list,
 
     async update(auth: AuthContext__Output | null, id: string, submission: Submission__Output | null, ifMatch: string[] = []): Promise<SavedRecord> {
       const who = caller(auth);
@@ -112,9 +105,7 @@ export function createLocations(db: Pool, reference: ReferenceData, claims: Medi
       const planned = tree.media.filter((medium) => text(medium.values, 'id') === undefined).map((medium) => planMedium('location', medium.values, true, mediaErrors));
       if (Object.keys(mediaErrors).length) throw invalid(mediaErrors);
       return withUniqueExternalKeys(db, who.websiteId, uses, () => claims.withClaim(auth, planned, ({ claimId, columnsOf }) => withTransaction(db, async (client) => {
-        const stored = await findLocation(client, id, true);
-        checkOwner(stored, who, 'PUT');
-        checkVersion(stored!.version, ifMatch);
+        const stored = await records.lockForChange(client, id, who, 'PUT', ifMatch);
         const errors: Errors = {};
         const changes = planLocation(tree.values, stored, attributes, errors);
         await checkParent(changes.columns.parent_id, who, id, errors);
@@ -130,18 +121,7 @@ export function createLocations(db: Pool, reference: ReferenceData, claims: Medi
       })));
     },
 
-    async remove(auth: AuthContext__Output | null, id: string, ifMatch: string[] = []): Promise<void> {
-      const who = caller(auth);
-      await withTransaction(db, async (client) => {
-        const stored = await findLocation(client, id, true);
-        checkOwner(stored, who, 'DELETE');
-        checkVersion(stored!.version, ifMatch);
-        await client.query('UPDATE records.locations SET deleted = true, updated_on = now(), updated_by_id = $2 WHERE id = $1', [id, who.userId]);
-        const media = await deleteMediaOf(client, 'location', [id], who.userId);
-        const event = (entity: string, entityId: string) => ({ entity, entityId, operation: 'delete' as const, websiteId: who.websiteId, surveyId: null, userId: who.userId });
-        await writeOutbox(client, [event('location', id), ...media.map((mediumId) => event('location_medium', mediumId))]);
-      });
-    },
+    remove: records.remove,
   };
 }
 

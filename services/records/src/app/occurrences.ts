@@ -1,9 +1,9 @@
 import { withTransaction, type Pool } from '@rex/db';
-import { DomainError, conflict, forbidden, invalid } from '@rex/grpc';
+import { DomainError, conflict, invalid } from '@rex/grpc';
 import type { AuthContext__Output, SavedRecord, Submission__Output } from '@rex/protos';
 import { planOccurrence } from '../domain/occurrences.ts';
-import { addErrors, readFilters, type Errors } from '../domain/fields.ts';
-import { parseInteger, text, type Value } from '../domain/values.ts';
+import { addErrors, type Errors } from '../domain/fields.ts';
+import { parseInteger, text } from '../domain/values.ts';
 import { insertNewRecords } from '../db/new-records.ts';
 import { deleteMediaOf } from '../db/media-repo.ts';
 import { planMedium } from '../domain/media.ts';
@@ -15,35 +15,42 @@ import {
   listOccurrences,
   lockOccurrence,
   sampleForOccurrence,
+  type LockedOccurrence,
   type OccurrenceRow,
 } from '../db/occurrences-repo.ts';
 import type { ReferenceData } from '../db/reference-repo.ts';
 import type { IdempotentSubmission } from '../db/idempotency-repo.ts';
-import { writeOutbox } from '../db/outbox-repo.ts';
+import type { OutboxEvent } from '../db/outbox-repo.ts';
 import { onceForKey } from './idempotency.ts';
 import { checkAssociationTargets } from './associations.ts';
 import { planAssociations } from '../domain/associations.ts';
 import { associationsOf } from '../db/associations-repo.ts';
 import { withUniqueExternalKeys, type KeyUse } from './external-keys.ts';
 import { checkNamedReferences, namingMedia } from './named-references.ts';
-import { NOT_A_USER, caller, checkOwner, checkVersion, creator, type Caller } from './access.ts';
-import { attributeDetailsForResponse, attributeValuesForResponse, savedOccurrence, stamp, type RecordRead } from './answers.ts';
+import { caller, creator, type Caller } from './access.ts';
+import { savedOccurrence, stamp } from './answers.ts';
+import { recordsOfKind, type RecordKind } from './record-kinds.ts';
 import { checkStoredValues, planChildMedia, requestHash, addMedia, updateStoredMedia, updateStoredOccurrence, toTree, type Tree } from './submissions.ts';
 
 const INVALID_SAMPLE = 'Attempt to create occurrence in invalid sample.';
 
-/** The occurrence's fields, without its custom attribute values. */
-function fieldValues(row: OccurrenceRow): Record<string, Value> {
-  const values: Record<string, Value> = {};
-  for (const [key, value] of Object.entries(row)) {
-    if (key !== 'attribute_values' && key !== 'version') values[key] = value === null ? null : String(value);
-  }
-  return values;
-}
-
-function rowValues(row: OccurrenceRow): Record<string, Value> {
-  return Object.assign(fieldValues(row), attributeValuesForResponse('occurrence', row.attribute_values ?? []));
-}
+/** Occurrences as the generic reads, list and removal see them. */
+const OCCURRENCE_KIND: RecordKind<OccurrenceRow, LockedOccurrence> = {
+  entity: 'occurrence',
+  hidden: new Set(),
+  find: findOccurrence,
+  verboseExtras: async (db, id) => ({ associations: await associationsOf(db, id) }),
+  filters: OCCURRENCE_FILTERS,
+  listsEveryWebsiteForUserScope: true,
+  list: listOccurrences,
+  lock: lockOccurrence,
+  async remove(client, locked, id, who) {
+    await deleteOccurrence(client, id, who.userId);
+    const media = await deleteMediaOf(client, 'occurrence', [id], who.userId);
+    const event = (entity: string, entityId: string): OutboxEvent => ({ entity, entityId, operation: 'delete', websiteId: who.websiteId, surveyId: locked.survey_id, userId: who.userId });
+    return [event('occurrence', id), ...media.map((mediumId) => event('occurrence_medium', mediumId))];
+  },
+};
 
 function replayAll(earlier: IdempotentSubmission, hash: string): SavedRecord[] {
   const saved = earlier.saved as { tree: { occurrences?: string[]; samples?: unknown[]; occurrenceMedia?: Record<string, string[]> }; stamp: string; version: string };
@@ -53,6 +60,8 @@ function replayAll(earlier: IdempotentSubmission, hash: string): SavedRecord[] {
 
 /** Occurrences on their own: created in one of the caller's samples, read and changed by their creator. */
 export function createOccurrences(db: Pool, reference: ReferenceData, claims: MediaClaims) {
+  const records = recordsOfKind(db, OCCURRENCE_KIND);
+
   async function attributesOf(websiteId: string, surveyId: string) {
     const surveys = await reference.surveys(websiteId, [surveyId]);
     return surveys.get(surveyId)?.attributes.occurrence ?? new Map();
@@ -143,28 +152,8 @@ export function createOccurrences(db: Pool, reference: ReferenceData, claims: Me
       return createOccurrences(auth, submissions, idempotencyKey, requestHash(submissions), true);
     },
 
-    async get(auth: AuthContext__Output | null, id: string, verbose = false): Promise<RecordRead> {
-      const who = caller(auth);
-      const row = await findOccurrence(db, id);
-      checkOwner(row, who);
-      if (!verbose) return { values: rowValues(row!), version: row!.version, attributes: {} };
-      return {
-        values: fieldValues(row!),
-        version: row!.version,
-        attributes: attributeDetailsForResponse('occurrence', row!.attribute_values ?? []),
-        associations: await associationsOf(db, id),
-      };
-    },
-
-    async list(auth: AuthContext__Output | null, filters: Record<string, string>, limit: number, offset: number) {
-      const who = caller(auth);
-      if (!who.userId) throw forbidden(NOT_A_USER);
-      const errors: Errors = {};
-      const known = readFilters('occurrence', filters, OCCURRENCE_FILTERS, errors);
-      if (Object.keys(errors).length) throw invalid(errors);
-      const rows = await listOccurrences(db, { userId: who.userId, websiteId: who.scope === 'SCOPE_USER' ? null : who.websiteId, filters: known, limit, offset });
-      return { occurrences: rows.slice(0, limit).map(rowValues), more: rows.length > limit };
-    },
+    get: records.get,
+    list: records.list,
 
     async update(auth: AuthContext__Output | null, id: string, submission: Submission__Output | null, ifMatch: string[] = []): Promise<SavedRecord> {
       const who = caller(auth);
@@ -177,41 +166,28 @@ export function createOccurrences(db: Pool, reference: ReferenceData, claims: Me
       const planned = claimed.map((medium) => planMedium('occurrence', medium.values, true, mediaErrors));
       if (Object.keys(mediaErrors).length) throw invalid(mediaErrors);
       return withUniqueExternalKeys(db, who.websiteId, uses, () => claims.withClaim(auth, planned, ({ claimId, columnsOf }) => withTransaction(db, async (client) => {
-        const locked = await lockOccurrence(client, id);
-        checkOwner(locked, who, 'PUT');
-        checkVersion(locked!.version, ifMatch);
-        if ('sample_id' in tree.values && text(tree.values, 'sample_id') !== locked!.sample_id) {
+        const locked = await records.lockForChange(client, id, who, 'PUT', ifMatch);
+        if ('sample_id' in tree.values && text(tree.values, 'sample_id') !== locked.sample_id) {
           throw invalid({ 'occurrence:sample_id': 'An occurrence cannot move to another sample.' });
         }
         const taxonId = text(tree.values, 'taxa_taxon_list_id');
         const taxa = taxonId ? await reference.taxa([String(parseInteger(taxonId) ?? taxonId)]) : new Set<string>();
         const errors: Errors = {};
-        const changes = planOccurrence(tree.values, taxa, await attributesOf(who.websiteId, locked!.survey_id), false, errors);
+        const changes = planOccurrence(tree.values, taxa, await attributesOf(who.websiteId, locked.survey_id), false, errors);
         await checkStoredValues(client, 'occurrence', id, changes.updatedAttributeValues, errors);
         const { storedMedia, newMedia } = await planChildMedia(client, 'occurrence', id, tree.media, errors);
         await checkNamedReferences(reference, who.websiteId, namingMedia('occurrence', [...storedMedia, ...newMedia], (found) => addErrors(errors, found)));
         if (Object.keys(errors).length) throw invalid(errors);
-        const row = await updateStoredOccurrence(client, who, id, locked!.survey_id, changes);
+        const row = await updateStoredOccurrence(client, who, id, locked.survey_id, changes);
         const media = [
-          ...(await updateStoredMedia(client, who, 'occurrence', locked!.survey_id, storedMedia)),
-          ...(await addMedia(client, 'occurrence', id, locked!.survey_id, newMedia.map(columnsOf), claimId, who)),
+          ...(await updateStoredMedia(client, who, 'occurrence', locked.survey_id, storedMedia)),
+          ...(await addMedia(client, 'occurrence', id, locked.survey_id, newMedia.map(columnsOf), claimId, who)),
         ];
         return { entity: 'occurrence', values: stamp(row.id, row.created_on, row.updated_on), version: row.version, media };
       })));
     },
 
-    async remove(auth: AuthContext__Output | null, id: string, ifMatch: string[] = []): Promise<void> {
-      const who = caller(auth);
-      await withTransaction(db, async (client) => {
-        const locked = await lockOccurrence(client, id);
-        checkOwner(locked, who, 'DELETE');
-        checkVersion(locked!.version, ifMatch);
-        await deleteOccurrence(client, id, who.userId);
-        const media = await deleteMediaOf(client, 'occurrence', [id], who.userId);
-        const event = (entity: string, entityId: string) => ({ entity, entityId, operation: 'delete' as const, websiteId: who.websiteId, surveyId: locked!.survey_id, userId: who.userId });
-        await writeOutbox(client, [event('occurrence', id), ...media.map((mediumId) => event('occurrence_medium', mediumId))]);
-      });
-    },
+    remove: records.remove,
   };
 }
 

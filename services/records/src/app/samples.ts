@@ -1,15 +1,15 @@
 import { withTransaction, type Pool, type PoolClient } from '@rex/db';
-import { conflict, forbidden, invalid } from '@rex/grpc';
+import { conflict, invalid } from '@rex/grpc';
 import { isRecordId } from '@rex/protos';
 import type { AuthContext__Output, SavedRecord, Submission__Output } from '@rex/protos';
-import { addErrors, readFilters, type Errors } from '../domain/fields.ts';
+import { addErrors, type Errors } from '../domain/fields.ts';
 import { planOccurrence, taxonIds, type OccurrenceChanges } from '../domain/occurrences.ts';
 import { displayDate, inheritFromParent, planNewSample, planSampleUpdate, type SampleChanges, type StoredSample, type SurveyReference } from '../domain/samples.ts';
-import { parseInteger, text, type Value, type Values } from '../domain/values.ts';
+import { parseInteger, text, type Values } from '../domain/values.ts';
 import type { ReferenceData } from '../db/reference-repo.ts';
 import type { IdempotentSubmission } from '../db/idempotency-repo.ts';
 import { writeOutbox } from '../db/outbox-repo.ts';
-import { deleteSampleTree, findSample, listSamples, lockSample, SAMPLE_FILTERS, type SampleRow } from '../db/samples-repo.ts';
+import { deleteSampleTree, findSample, listSamples, lockSample, SAMPLE_FILTERS, type SampleOwnership, type SampleRow } from '../db/samples-repo.ts';
 import { updateRow } from '../db/sql.ts';
 import { insertNewRecords, type NewOccurrence, type NewSample, type SavedSample, type Writer } from '../db/new-records.ts';
 import { deleteMediaOf } from '../db/media-repo.ts';
@@ -23,8 +23,9 @@ import { MEDIA, type MediumPlan } from '../domain/media.ts';
 import type { MediaClaims } from './media-claims.ts';
 import { onceForKey } from './idempotency.ts';
 import { checkNamedReferences, namingMedia, type NamingRecord } from './named-references.ts';
-import { ANONYMOUS_USER_ID, caller, checkOwner, checkVersion, NOT_A_USER, type Caller } from './access.ts';
-import { attributeDetailsForResponse, attributeValuesForResponse, savedMedia, savedOccurrence, stamp, type RecordRead } from './answers.ts';
+import { ANONYMOUS_USER_ID, caller, checkOwner, type Caller } from './access.ts';
+import { savedMedia, savedOccurrence, stamp } from './answers.ts';
+import { recordsOfKind, type RecordKind } from './record-kinds.ts';
 import {
   addMedia,
   checkStoredValues,
@@ -54,19 +55,29 @@ type SamplePlan = {
 /** A medium's columns once its file is claimed (see media-claims.ts). */
 type ColumnsOf = (plan: MediumPlan) => Record<string, unknown>;
 
-/** The sample's fields, without its custom attribute values. */
-function fieldValues(row: SampleRow): Record<string, Value> {
-  const values: Record<string, Value> = {};
-  for (const [key, value] of Object.entries(row)) {
-    if (key !== 'owner_website_id' && key !== 'attribute_values' && key !== 'version') values[key] = value === null ? null : String(value);
-  }
-  values.date = displayDate(row.date_start, row.date_end, row.date_type);
-  return values;
-}
+type LockedSample = StoredSample & SampleOwnership & { version: string };
 
-function rowValues(row: SampleRow): Record<string, Value> {
-  return Object.assign(fieldValues(row), attributeValuesForResponse('sample', row.attribute_values ?? []));
-}
+/** Samples as the generic reads, list and removal see them. */
+const SAMPLE_KIND: RecordKind<SampleRow, LockedSample> = {
+  entity: 'sample',
+  hidden: new Set(['owner_website_id']),
+  madeFields: (row) => ({ date: displayDate(row.date_start, row.date_end, row.date_type) }),
+  find: findSample,
+  checkReadable: (row, who) => checkOwner(row && { website_id: row.owner_website_id, created_by_id: row.created_by_id, deleted: row.deleted }, who),
+  filters: SAMPLE_FILTERS,
+  listsEveryWebsiteForUserScope: true,
+  list: listSamples,
+  lock: lockSample,
+  async remove(client, locked, id, who) {
+    const deleted: { entity: string; id: string; survey_id: string }[] = await deleteSampleTree(client, id, who.userId);
+    const idsOf = (entity: string) => deleted.filter((record) => record.entity === entity).map((record) => record.id);
+    for (const kind of ['sample', 'occurrence'] as const) {
+      const media = await deleteMediaOf(client, kind, idsOf(kind), who.userId);
+      deleted.push(...media.map((mediumId) => ({ entity: MEDIA[kind].entity, id: mediumId, survey_id: String(locked.survey_id) })));
+    }
+    return deleted.map((record) => ({ entity: record.entity, entityId: record.id, operation: 'delete', websiteId: who.websiteId, surveyId: record.survey_id, userId: who.userId }));
+  },
+};
 
 function surveyIdsOf(tree: Tree, inherited: Values | undefined, ids: Set<string>): void {
   const values = inherited ? inheritFromParent(tree.values, inherited) : tree.values;
@@ -216,6 +227,7 @@ function namingRecordsOfUpdate(plan: StoredSamplePlan, report: (errors: Errors) 
 }
 
 export function createSamples(db: Pool, reference: ReferenceData, claims: MediaClaims) {
+  const records = recordsOfKind(db, SAMPLE_KIND);
   const writer = (who: Caller): Writer => ({ websiteId: who.websiteId, userId: who.userId || null, createdById: who.userId || ANONYMOUS_USER_ID });
 
   async function loadReferences(websiteId: string, trees: Tree[], storedSurveyId?: string) {
@@ -397,29 +409,13 @@ export function createSamples(db: Pool, reference: ReferenceData, claims: MediaC
       return createTrees(auth, submissions, idempotencyKey, requestHash(submissions), true);
     },
 
-    /** `verbose` answers the custom attribute values in detail, apart from the other values. */
-    async get(auth: AuthContext__Output | null, id: string, verbose = false): Promise<RecordRead> {
-      const who = caller(auth);
-      const found = await findSample(db, id);
-      checkOwner(found && { website_id: found.owner_website_id, created_by_id: found.created_by_id, deleted: found.deleted }, who);
-      const row = found!;
-      if (!verbose) return { values: rowValues(row), version: row.version, attributes: {} };
-      return { values: fieldValues(row), version: row.version, attributes: attributeDetailsForResponse('sample', row.attribute_values ?? []) };
-    },
+    get: records.get,
 
     /**
      * The caller's own samples: in the authenticated website for the
      * userWithinWebsite scope (and any other), in every website for the user scope.
      */
-    async list(auth: AuthContext__Output | null, filters: Record<string, string>, limit: number, offset: number) {
-      const who = caller(auth);
-      if (!who.userId) throw forbidden(NOT_A_USER);
-      const errors: Errors = {};
-      const known = readFilters('sample', filters, SAMPLE_FILTERS, errors);
-      if (Object.keys(errors).length) throw invalid(errors);
-      const rows = await listSamples(db, { userId: who.userId, websiteId: who.scope === 'SCOPE_USER' ? null : who.websiteId, filters: known, limit, offset });
-      return { samples: rows.slice(0, limit).map(rowValues), more: rows.length > limit };
-    },
+    list: records.list,
 
     /**
      * Changes a sample and, in the same transaction, the children the submission names by id
@@ -438,11 +434,9 @@ export function createSamples(db: Pool, reference: ReferenceData, claims: MediaC
       return withUniqueExternalKeys(db, who.websiteId, uses, () =>
         claims.withClaim(auth, newMediaOf(tree), ({ claimId, columnsOf }) =>
           withTransaction(db, async (client) => {
-            const locked = await lockSample(client, id);
-            checkOwner(locked, who, 'PUT');
-            checkVersion(locked!.version, ifMatch);
+            const locked = await records.lockForChange(client, id, who, 'PUT', ifMatch);
             const errors: Errors = {};
-            const plan = await planStoredSample(client, who, tree, locked!, surveys, taxa, errors);
+            const plan = await planStoredSample(client, who, tree, locked, surveys, taxa, errors);
             await checkAssociationTargets(client, who, freshOccurrencesOf(plan, (found) => addErrors(errors, found)));
             await checkNamedReferences(reference, who.websiteId, namingRecordsOfUpdate(plan, (found) => addErrors(errors, found)));
             if (Object.keys(errors).length) throw invalid(errors);
@@ -452,31 +446,7 @@ export function createSamples(db: Pool, reference: ReferenceData, claims: MediaC
       );
     },
 
-    async remove(auth: AuthContext__Output | null, id: string, ifMatch: string[] = []): Promise<void> {
-      const who = caller(auth);
-      await withTransaction(db, async (client) => {
-        const locked = await lockSample(client, id);
-        checkOwner(locked, who, 'DELETE');
-        checkVersion(locked!.version, ifMatch);
-        const deleted: { entity: string; id: string; survey_id: string }[] = await deleteSampleTree(client, id, who.userId);
-        const idsOf = (entity: string) => deleted.filter((record) => record.entity === entity).map((record) => record.id);
-        for (const kind of ['sample', 'occurrence'] as const) {
-          const media = await deleteMediaOf(client, kind, idsOf(kind), who.userId);
-          deleted.push(...media.map((mediumId) => ({ entity: MEDIA[kind].entity, id: mediumId, survey_id: String(locked!.survey_id) })));
-        }
-        await writeOutbox(
-          client,
-          deleted.map((record) => ({
-            entity: record.entity,
-            entityId: record.id,
-            operation: 'delete' as const,
-            websiteId: who.websiteId,
-            surveyId: record.survey_id,
-            userId: who.userId,
-          })),
-        );
-      });
-    },
+    remove: records.remove,
   };
 }
 

@@ -66,13 +66,17 @@ export const LOCATION_FILTERS: Record<string, 'integer' | 'text'> = {
 };
 
 /** The user's locations in the website, and any public location. */
-export async function listLocations(db: Pool, options: { userId: string; websiteId: string; filters: Record<string, string>; limit: number; offset: number }): Promise<LocationRow[]> {
+export async function listLocations(db: Pool, options: { userId: string; websiteId: string | null; filters: Record<string, string>; limit: number; offset: number }): Promise<LocationRow[]> {
   const values: unknown[] = [options.userId, options.websiteId];
   const where = ['NOT l.deleted', '((l.created_by_id = $1 AND l.website_id = $2) OR l.public)'];
   for (const [field, value] of Object.entries(options.filters)) where.push(`l.${field} = $${values.push(value)}`);
   values.push(options.limit + 1, options.offset);
   const { rows } = await db.query<LocationRow>(`${LOCATION_SELECT} WHERE ${where.join(' AND ')} ORDER BY l.id LIMIT $${values.length - 1} OFFSET $${values.length}`, values);
   return rows;
+}
+
+export async function deleteLocation(client: PoolClient, id: string, userId: string): Promise<void> {
+  await client.query('UPDATE records.locations SET deleted = true, updated_on = now(), updated_by_id = $2 WHERE id = $1', [id, userId]);
 }
 
 /**
