@@ -18,7 +18,7 @@ import { updateRow } from '../db/sql.ts';
 import { NOT_A_USER, caller, type Caller } from './access.ts';
 import { savedMedia, stamp } from './answers.ts';
 import { recordsOfKind, type RecordKind } from './record-kinds.ts';
-import { addMedia, checkStoredValues, createOnce, planChildMedia, saveAttributeChanges, toTree, updateStoredMedia } from './submissions.ts';
+import { addMedia, changeTree, checkStoredValues, createOnce, planChildMedia, saveAttributeChanges, updateStoredMedia } from './submissions.ts';
 
 /** Who may read a location: anyone its own and public ones; its creator the others. */
 function checkReadable(row: LocationRow | undefined, who: Caller) {
@@ -96,9 +96,7 @@ export function createLocations(db: Pool, reference: ReferenceData, claims: Medi
 
     async update(auth: AuthContext__Output | null, id: string, submission: Submission__Output | null, ifMatch: string[] = []): Promise<SavedRecord> {
       const who = caller(auth);
-      const tree = toTree(submission);
-      const givenId = text(tree.values, 'id');
-      if (givenId !== undefined && givenId !== id) throw invalid({ 'location:id': 'Provided id does not match URI' });
+      const tree = changeTree('location', id, submission);
       const attributes = await reference.locationAttributes(who.websiteId);
       const uses: KeyUse[] = [{ entity: 'location', key: text(tree.values, 'external_key'), recordId: id, errorKey: 'location:external_key' }];
       const mediaErrors: Errors = {};

@@ -30,7 +30,7 @@ import { checkNamedReferences, namingMedia } from './named-references.ts';
 import { caller, creator, type Caller } from './access.ts';
 import { savedOccurrence, stamp } from './answers.ts';
 import { recordsOfKind, type RecordKind } from './record-kinds.ts';
-import { checkStoredValues, planChildMedia, requestHash, addMedia, updateStoredMedia, updateStoredOccurrence, toTree, type Tree } from './submissions.ts';
+import { addMedia, changeTree, checkStoredValues, oneOrMany, planChildMedia, updateStoredMedia, updateStoredOccurrence, toTree, type Tree } from './submissions.ts';
 
 const INVALID_SAMPLE = 'Attempt to create occurrence in invalid sample.';
 
@@ -139,27 +139,14 @@ export function createOccurrences(db: Pool, reference: ReferenceData, claims: Me
   }
 
   return {
-    async create(auth: AuthContext__Output | null, submission: Submission__Output | null, idempotencyKey = ''): Promise<SavedRecord> {
-      return (await createOccurrences(auth, [submission], idempotencyKey, requestHash(submission), false))[0];
-    },
-
-    /**
-     * Several occurrences at once (POST occurrences/list), each in one of the caller's samples:
-     * every one is saved, or none, in one statement; errors are keyed `<index>/<entity>:<field>`.
-     */
-    async createMany(auth: AuthContext__Output | null, submissions: Submission__Output[], idempotencyKey = ''): Promise<SavedRecord[]> {
-      if (!submissions.length) throw invalid({ 'occurrence:values': 'The list holds no occurrences.' });
-      return createOccurrences(auth, submissions, idempotencyKey, requestHash(submissions), true);
-    },
+    ...oneOrMany('occurrence', createOccurrences),
 
     get: records.get,
     list: records.list,
 
     async update(auth: AuthContext__Output | null, id: string, submission: Submission__Output | null, ifMatch: string[] = []): Promise<SavedRecord> {
       const who = caller(auth);
-      const tree = toTree(submission);
-      const givenId = text(tree.values, 'id');
-      if (givenId !== undefined && givenId !== id) throw invalid({ 'occurrence:id': 'Provided id does not match URI' });
+      const tree = changeTree('occurrence', id, submission);
       const uses: KeyUse[] = [{ entity: 'occurrence', key: text(tree.values, 'external_key'), recordId: id, errorKey: 'occurrence:external_key' }];
       const claimed = tree.media.filter((medium) => text(medium.values, 'id') === undefined);
       const mediaErrors: Errors = {};

@@ -28,11 +28,12 @@ import { savedMedia, savedOccurrence, stamp } from './answers.ts';
 import { recordsOfKind, type RecordKind } from './record-kinds.ts';
 import {
   addMedia,
+  changeTree,
   checkStoredValues,
   newMediaOf,
   planChildMedia,
+  oneOrMany,
   planMedia,
-  requestHash,
   saveAttributeChanges,
   toTree,
   treeMedia,
@@ -399,15 +400,7 @@ export function createSamples(db: Pool, reference: ReferenceData, claims: MediaC
 
 
   return {
-    async create(auth: AuthContext__Output | null, submission: Submission__Output | null, idempotencyKey = ''): Promise<SavedRecord> {
-      return (await createTrees(auth, [submission], idempotencyKey, requestHash(submission), false))[0];
-    },
-
-    /** Several samples at once (POST samples/list): every one is saved, or none; errors are keyed `<index>/<entity>:<field>`. */
-    async createMany(auth: AuthContext__Output | null, submissions: Submission__Output[], idempotencyKey = ''): Promise<SavedRecord[]> {
-      if (!submissions.length) throw invalid({ 'sample:values': 'The list holds no samples.' });
-      return createTrees(auth, submissions, idempotencyKey, requestHash(submissions), true);
-    },
+    ...oneOrMany('sample', createTrees),
 
     get: records.get,
 
@@ -424,9 +417,7 @@ export function createSamples(db: Pool, reference: ReferenceData, claims: MediaC
      */
     async update(auth: AuthContext__Output | null, id: string, submission: Submission__Output | null, ifMatch: string[] = []): Promise<SavedRecord> {
       const who = caller(auth);
-      const tree = toTree(submission);
-      const givenId = text(tree.values, 'id');
-      if (givenId !== undefined && givenId !== id) throw invalid({ 'sample:id': 'Provided id does not match URI' });
+      const tree = changeTree('sample', id, submission);
       const stored = await findSample(db, id);
       checkOwner(stored && { website_id: stored.owner_website_id, created_by_id: stored.created_by_id, deleted: stored.deleted === 't' }, who, 'PUT');
       const { surveys, taxa } = await loadReferences(who.websiteId, [tree], String(stored!.survey_id));

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Pool, PoolClient } from '@rex/db';
+import { invalid } from '@rex/grpc';
 import { isRecordId, fromJsonValues } from '@rex/protos';
 import type { AuthContext__Output, SavedRecord, Submission__Output } from '@rex/protos';
 import type { AttributeValue, AttributeValueUpdate, RecordEntity } from '../domain/attributes.ts';
@@ -30,6 +31,32 @@ export function toTree(submission: Submission__Output | null): Tree {
     occurrences: (submission?.occurrences ?? []).map(toTree),
     media: (submission?.media ?? []).map(toTree),
     associations: (submission?.associations ?? []).map(toTree),
+  };
+}
+
+/** The tree of a change (PUT) of the record `id`: an id among its values must be that one. */
+export function changeTree(entity: string, id: string, submission: Submission__Output | null): Tree {
+  const tree = toTree(submission);
+  const givenId = text(tree.values, 'id');
+  if (givenId !== undefined && givenId !== id) throw invalid({ [`${entity}:id`]: 'Provided id does not match URI' });
+  return tree;
+}
+
+/**
+ * POST of one record and of a list of them (`.../list`), over `createAll`, which
+ * saves every submission or none; a list must hold one at least.
+ */
+export function oneOrMany(entity: string, createAll: (auth: AuthContext__Output | null, submissions: (Submission__Output | null)[], idempotencyKey: string, hash: string, numbered: boolean) => Promise<SavedRecord[]>) {
+  return {
+    async create(auth: AuthContext__Output | null, submission: Submission__Output | null, idempotencyKey = ''): Promise<SavedRecord> {
+      return (await createAll(auth, [submission], idempotencyKey, requestHash(submission), false))[0];
+    },
+
+    /** Errors are keyed `<index>/<entity>:<field>`. */
+    async createMany(auth: AuthContext__Output | null, submissions: Submission__Output[], idempotencyKey = ''): Promise<SavedRecord[]> {
+      if (!submissions.length) throw invalid({ [`${entity}:values`]: `The list holds no ${entity}s.` });
+      return createAll(auth, submissions, idempotencyKey, requestHash(submissions), true);
+    },
   };
 }
 
