@@ -49,13 +49,13 @@ export function changeTree(entity: string, id: string, submission: Submission__O
 export function oneOrMany(entity: string, createAll: (auth: AuthContext__Output | null, submissions: (Submission__Output | null)[], idempotencyKey: string, hash: string, numbered: boolean) => Promise<SavedRecord[]>) {
   return {
     async create(auth: AuthContext__Output | null, submission: Submission__Output | null, idempotencyKey = ''): Promise<SavedRecord> {
-      return (await createAll(auth, [submission], idempotencyKey, requestHash(submission), false))[0];
+      return (await createAll(auth, [submission], idempotencyKey, requestHash(idempotencyKey, submission), false))[0];
     },
 
     /** Errors are keyed `<index>/<entity>:<field>`. */
     async createMany(auth: AuthContext__Output | null, submissions: Submission__Output[], idempotencyKey = ''): Promise<SavedRecord[]> {
       if (!submissions.length) throw invalid({ [`${entity}:values`]: `The list holds no ${entity}s.` });
-      return createAll(auth, submissions, idempotencyKey, requestHash(submissions), true);
+      return createAll(auth, submissions, idempotencyKey, requestHash(idempotencyKey, submissions), true);
     },
   };
 }
@@ -108,7 +108,9 @@ export async function saveAttributeChanges(
   await saveAttributeValues(client, entity, ownerId, changes.attributes, changes.replacedAttributes);
 }
 
-export const requestHash = (submission: Submission__Output | Submission__Output[] | null) => createHash('sha256').update(JSON.stringify(submission ?? {})).digest('hex');
+/** What a retry under the same Idempotency-Key must repeat: a digest of the submission; none is needed (nor made) without a key. */
+export const requestHash = (idempotencyKey: string, submission: Submission__Output | Submission__Output[] | null): string =>
+  idempotencyKey ? createHash('sha256').update(JSON.stringify(submission ?? {})).digest('hex') : '';
 
 /** A stored child a PUT changes: a medium named by id. */
 export type StoredMediumPlan = { id: string; columns: Column };
@@ -191,7 +193,7 @@ export function createOnce(
   write: (who: Caller, tree: Tree, errors: Errors, hash: string) => Promise<SavedRecord>,
 ): Promise<SavedRecord> {
   const who = creator(auth);
-  const hash = requestHash(submission);
+  const hash = requestHash(idempotencyKey, submission);
   return onceForKey<SavedRecord>(db, { websiteId: who.websiteId, userId: who.userId }, idempotencyKey, (earlier) => replay(earlier, hash), () => {
     const tree = toTree(submission);
     const errors: Errors = {};
