@@ -5,7 +5,7 @@
 // suite's processes per request (from /proc), and the ratios of the second tree to the first.
 //
 //   node bench/compare-trees.ts <tree A> <tree B> [pairs (6)]
-//   (each tree with its packages installed; BENCH_CONNECTIONS, default 32; COMPARE_SECONDS, default 5, per run; COMPARE_KINDS, default "get,post";
+//   (each tree with its packages installed; DATABASE_URL's server on this machine, whose backends' CPU is counted as "postgres"; BENCH_CONNECTIONS, default 32; COMPARE_SECONDS, default 5, per run; COMPARE_KINDS, default "get,post";
 //   COMPARE_CPU_PROFILE_DIR=<dir> writes a V8 CPU profile of every process of tree A to <dir>/a and of B to <dir>/b;
 //   COMPARE_NODE_OPTIONS_A and _B give each suite's processes NODE_OPTIONS of their own, to compare settings on one tree)
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -13,6 +13,7 @@ import { mkdtempSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
+import pg from 'pg';
 import { createDatabase, dropDatabase, freePort } from '@rex/db';
 
 const [treeA, treeB, pairsArg] = process.argv.slice(2);
@@ -54,14 +55,35 @@ function descendants(pid: number): number[] {
   return all;
 }
 
-/** CPU seconds (user + system) each of the suite's processes has used so far, by service (the launchers as "launcher"). */
-function cpuSeconds(suite: Suite): Map<string, number> {
+/** CPU seconds (user + system) of a process so far; undefined once it is gone. */
+function processCpu(pid: number): number | undefined {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / TICKS;
+  } catch {
+    return undefined;
+  }
+}
+
+const monitor = new pg.Pool({ connectionString: server, max: 1 });
+const BACKEND = 'postgres:';
+
+/**
+ * CPU seconds each of the suite's processes has used so far, by service (the launchers as
+ * "launcher"), and its database's backends (on this machine) as "postgres".
+ */
+async function cpuSeconds(suite: Suite): Promise<Map<string, number>> {
   const used = new Map<string, number>();
+  const { rows } = await monitor.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = $1', [suite.database]);
+  // Each backend apart: one that ends between two readings must not count its whole life as negative.
+  for (const { pid } of rows) {
+    const seconds = processCpu(pid);
+    if (seconds !== undefined) used.set(`${BACKEND}${pid}`, seconds);
+  }
   for (const pid of descendants(suite.child.pid!)) {
     try {
-      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
       const service = /\/services\/([^/]+)$/.exec(readlinkSync(`/proc/${pid}/cwd`))?.[1] ?? 'launcher';
-      used.set(service, (used.get(service) ?? 0) + (Number(fields[11]) + Number(fields[12])) / TICKS);
+      used.set(service, (used.get(service) ?? 0) + (processCpu(pid) ?? 0));
     } catch {
       // gone meanwhile
     }
@@ -125,14 +147,19 @@ async function run(suite: Suite, kind: 'get' | 'post'): Promise<Run> {
             occurrences: [{ values: { taxa_taxon_list_id: 1 } }, { values: { taxa_taxon_list_id: 2 } }],
           }),
         };
-  const before = cpuSeconds(suite);
+  const before = await cpuSeconds(suite);
   const result = await autocannon({ ...options, connections: CONNECTIONS, duration: SECONDS });
-  const after = cpuSeconds(suite);
+  const after = await cpuSeconds(suite);
   const expected = kind === 'get' ? '200' : '201';
   const stats = (result as unknown as { statusCodeStats?: Record<string, { count: number }> }).statusCodeStats ?? {};
   const answered = stats[expected]?.count ?? 0;
   if (answered < result.requests.total * 0.99) throw new Error(`${suite.tree} ${kind}: ${JSON.stringify(stats)}`);
-  const byService = new Map([...after].map(([service, seconds]) => [service, ((seconds - (before.get(service) ?? 0)) * 1000) / answered]));
+  const byService = new Map<string, number>();
+  for (const [key, seconds] of after) {
+    const service = key.startsWith(BACKEND) ? 'postgres' : key;
+    const ms = ((seconds - (before.get(key) ?? 0)) * 1000) / answered;
+    byService.set(service, (byService.get(service) ?? 0) + ms);
+  }
   const cpuPerRequestMs = [...byService.values()].reduce((sum, ms) => sum + ms, 0);
   return { rps: answered / SECONDS, p99: result.latency.p99, cpuPerRequestMs, byService };
 }
@@ -203,5 +230,6 @@ try {
       // stopped
     }
   }
+  await monitor.end();
   for (const suite of suites) await dropDatabase(server, suite.database).catch(() => undefined);
 }

@@ -5,3 +5,4 @@ export { freePort, ephemeralRangeStart } from './free-port.ts';
 export { createDatabase, dropDatabase, databaseUrl } from './databases.ts';
 export { superviseDatabase } from './supervise.ts';
 export { followNotifications } from './notifications.ts';
+export { FixtureError, bumpIdSequences, forEntry, upsertById } from './fixtures.ts';

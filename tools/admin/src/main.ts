@@ -5,7 +5,8 @@ import { createPool } from '@rex/db';
 import { COMMANDS, CommandError, prepare, type Command } from './commands.ts';
 import { openDatabase } from './database.ts';
 import { FixturesError, parseFixtures } from './fixtures.ts';
-import { ImportError, importFixtures } from './import.ts';
+import { importFixtures } from './import.ts';
+import { FixtureError } from '@rex/db';
 import { LOGIN_ROLES, applyBootstrap, bootstrapSql } from './roles.ts';
 
 function usage(): string {
@@ -124,7 +125,7 @@ try {
     await runCommand(name, command, rest);
   }
 } catch (error) {
-  if (error instanceof FixturesError || error instanceof ImportError) fail(`import failed, nothing was changed:\n${error.message}`);
+  if (error instanceof FixturesError || error instanceof FixtureError) fail(`import failed, nothing was changed:\n${error.message}`);
   if (error instanceof CommandError) fail(error.message);
   if (error instanceof TypeError && (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) fail(`${error.message}\n\n${usage()}`, 2);
   if ((error as { code?: string }).code === '23505') fail(`already exists: ${(error as { detail?: string }).detail ?? ''}`);
