@@ -7,7 +7,7 @@ import { DEMO } from '@rex/admin';
 import { freePort } from '@rex/db';
 import { grpcServing } from '../scripts/suite.ts';
 import { spawnService, startGateway, type ExtraGateway } from './support/gateway.ts';
-import { DB_CLIENT, OTHER_USER, SECOND_WEBSITE, WEBSITE_PASSWORD, api, clientToken, eventually, sampleSubmission, setUpWorld, token } from './support/world.ts';
+import { DB_CLIENT, OTHER_USER, SECOND_WEBSITE, WEBSITE_PASSWORD, api, clientToken, dbQuery, eventually, sampleSubmission, setUpWorld, token } from './support/world.ts';
 
 const EXPLORE = '/reports/library/occurrences/filterable_explore_list.xml';
 const stamp = Date.now();
@@ -113,6 +113,37 @@ describe('running reports through the gateway', () => {
     expect(ndjson.headers.get('content-type')).toMatch(/^application\/x-ndjson/);
     const rows = ndjson.text.trim().split('\n').map((line) => JSON.parse(line));
     expect(rows.map((r) => r.occurrence_id).sort()).toEqual([...ownOccurrences].sort());
+  });
+
+  it('when an export holds several batches of rows, then every row arrives in every format', async () => {
+    // More rows than the reports service reads and sends at once (500), straight into the read model.
+    const bulk = `bulk${stamp}`;
+    const rows = 1_234;
+    await dbQuery(
+      `INSERT INTO reports.occurrences (id, sample_id, website_id, survey_id, survey_title, taxa_taxon_list_id, taxon, date_start, date_end, date_type,
+         entered_sref, entered_sref_system, location_name, lat, lon, record_status, confidential, release_status, zero_abundance, training,
+         created_by_id, created_on, updated_on)
+       SELECT 900000000 + n, 900000000 + n, $1, $2, 'Bulk', 1, 'Erithacus rubecula', DATE '2021-03-01', DATE '2021-03-01', 'D',
+              'SU1234', 'OSGB', $3, 51.1, -1.8, 'C', false, 'R', false, false, $4, now(), now()
+         FROM generate_series(1, $5::int) AS n`,
+      [DEMO.websiteId, DEMO.surveyId, bulk, DEMO.userId, rows],
+    );
+    try {
+      // Every column: each batch is then larger than the gateway's response takes at once.
+      const query = `${EXPLORE}?location_name=${bulk}&wantCount=0`;
+      const csv = await api('GET', `${query}&limit=${rows}&format=csv`, { token: demoToken });
+      expect(csv.status).toBe(200);
+      const [head, ...lines] = csv.text.trim().split('\r\n');
+      const idAt = head.split(',').indexOf('occurrence_id');
+      expect(new Set(lines.map((line) => line.split(',')[idAt])).size).toBe(rows);
+      const ndjson = await api('GET', `${query}&limit=${rows}&format=ndjson`, { token: demoToken });
+      expect(ndjson.text.trim().split('\n')).toHaveLength(rows);
+      const json = await api('GET', `${query}&limit=1000`, { token: demoToken });
+      expect(json.status, json.text).toBe(200);
+      expect(json.body.data).toHaveLength(1000);
+    } finally {
+      await dbQuery('DELETE FROM reports.occurrences WHERE location_name = $1', [bulk]);
+    }
   });
 
   it('when orderby and sortdir are given, then rows come in that order', async () => {

@@ -58,13 +58,15 @@ export function streamAnswer<T>(stream: grpc.ClientReadableStream<T>, res: Respo
       const part = render(message);
       if (part === undefined || !part.length) return;
       const room = res.write(part);
-      // Nothing drains while corked: a full buffer is sent at once.
-      if (!room || res.writableLength >= FLUSH_BYTES) uncork();
+      // Paused and listening before the buffer is sent: uncorking can drain it at once, and
+      // emit 'drain' before uncork() returns.
       if (!room && !waiting) {
         waiting = true;
         stream.pause();
         res.once('drain', resume);
       }
+      // Nothing drains while corked: a full buffer is sent at once.
+      if (!room || res.writableLength >= FLUSH_BYTES) uncork();
     });
     stream.on('error', (error) => {
       failed = true;

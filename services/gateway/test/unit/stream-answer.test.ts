@@ -1,0 +1,77 @@
+import { EventEmitter } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { grpc } from '@rex/grpc';
+import { streamAnswer } from '../../src/routes/stream-answer.ts';
+
+type Message = { head?: true; text?: string };
+
+/** A backend stream that sends its messages one after another, only while not paused (as grpc-js does). */
+class Backend extends EventEmitter {
+  paused = false;
+  cancelled = false;
+  private next = 0;
+  constructor(private readonly messages: Message[]) {
+    super();
+    setImmediate(() => this.flow());
+  }
+  pause() {
+    this.paused = true;
+    return this;
+  }
+  resume() {
+    this.paused = false;
+    setImmediate(() => this.flow());
+    return this;
+  }
+  cancel() {
+    this.cancelled = true;
+  }
+  private flow() {
+    while (!this.paused && this.next < this.messages.length) this.emit('data', this.messages[this.next++]);
+    if (this.next === this.messages.length && !this.paused) {
+      this.next += 1;
+      this.emit('end');
+    }
+  }
+}
+
+let close: (() => void) | undefined;
+afterEach(() => close?.());
+
+/** Serves one streamed answer over real HTTP and reads it whole. */
+async function answerOf(messages: Message[]): Promise<string> {
+  const app = express();
+  app.get('/', (_req, res, next) => {
+    const backend = new Backend(messages) as unknown as grpc.ClientReadableStream<Message>;
+    streamAnswer(backend, res, 'reports', {
+      applyHead: (message) => {
+        if (!message.head) return false;
+        res.type('text/plain');
+        return true;
+      },
+      render: (message) => message.text,
+    }).catch(next);
+  });
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise((done) => server.once('listening', done));
+  close = () => server.close();
+  const response = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`, { signal: AbortSignal.timeout(10_000) });
+  return response.text();
+}
+
+describe('streamAnswer', () => {
+  it('when the rows are larger than the socket takes at once, then every message still arrives, in order', async () => {
+    // Each batch is well past the response's buffer, so the backend is paused after each one.
+    const batches = Array.from({ length: 8 }, (_, i) => `${String(i).repeat(100_000)}\n`);
+    const body = await answerOf([{ head: true }, ...batches.map((text) => ({ text }))]);
+    expect(body.length).toBe(batches.join('').length);
+    expect(body.split('\n').slice(0, -1).map((line) => line[0])).toEqual(['0', '1', '2', '3', '4', '5', '6', '7']);
+  });
+
+  it('when the rows are small, then they are sent together with the head', async () => {
+    const body = await answerOf([{ head: true }, { text: 'a\n' }, { text: 'b\n' }]);
+    expect(body).toBe('a\nb\n');
+  });
+});
