@@ -1,6 +1,7 @@
-import type { PoolClient } from './pool.ts';
+import type { Pool, PoolClient } from './pool.ts';
 
-// Writing fixtures (the admin tool's import): each schema's owner writes its own tables with these.
+// An operator's writes (the admin tool's import and commands): each schema's owner writes its own
+// tables with these.
 
 /** An entry of a fixtures file that the database refused: where it is in the file, and why. */
 export class FixtureError extends Error {}
@@ -33,4 +34,15 @@ export async function bumpIdSequences(client: PoolClient, tables: readonly strin
   for (const table of tables) {
     await client.query(`SELECT setval(pg_get_serial_sequence('${table}', 'id'), GREATEST((SELECT COALESCE(max(id), 0) FROM ${table}), 1))`);
   }
+}
+
+/** UPDATEs the rows matching `where` to the given columns (undefined ones are left out); false when no row matched. */
+export async function updateWhere(db: Pool | PoolClient, table: string, where: Record<string, unknown>, columns: Record<string, unknown>): Promise<boolean> {
+  const set = Object.entries(columns).filter(([, value]) => value !== undefined);
+  const conditions = Object.keys(where).map((key, i) => `${key} = $${set.length + i + 1}`);
+  const result = await db.query(`UPDATE ${table} SET ${set.map(([name], i) => `${name} = $${i + 1}`).join(', ')} WHERE ${conditions.join(' AND ')}`, [
+    ...set.map(([, value]) => value),
+    ...Object.values(where),
+  ]);
+  return (result.rowCount ?? 0) > 0;
 }

@@ -5,4 +5,4 @@ export { freePort, ephemeralRangeStart } from './free-port.ts';
 export { createDatabase, dropDatabase, databaseUrl } from './databases.ts';
 export { superviseDatabase } from './supervise.ts';
 export { followNotifications } from './notifications.ts';
-export { FixtureError, bumpIdSequences, forEntry, upsertById } from './fixtures.ts';
+export { FixtureError, bumpIdSequences, forEntry, updateWhere, upsertById } from './admin-writes.ts';

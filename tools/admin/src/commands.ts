@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { migrate, type Pool } from '@rex/db';
 import { SCHEMA as AUTH_SCHEMA, migrations as authMigrations } from '@rex/gateway/migrations';
-import { hashSecret } from '@rex/gateway/secrets';
+import { clients, connections, users, websites } from '@rex/gateway/admin';
+import { groups, licences, sampleMethods } from '@rex/records/admin';
 import {
   createSubscription,
   deleteSubscription,
@@ -80,14 +81,15 @@ function table(rows: Record<string, unknown>[]): string {
   return [line(columns), ...rows.map((r) => line(columns.map((c) => cell(r[c]))))].join('\n');
 }
 
-/** Runs an UPDATE of the given columns (those not undefined) and fails when no row matched. */
-async function update(pool: Pool, table: string, where: Record<string, unknown>, columns: Record<string, unknown>, what: string): Promise<void> {
-  const set = Object.entries(columns).filter(([, value]) => value !== undefined);
-  if (!set.some(([name]) => name !== 'updated_on')) throw new CommandError('nothing to change: give at least one option to update');
-  const values = [...set.map(([, v]) => v), ...Object.values(where)];
-  const conditions = Object.keys(where).map((key, i) => `${key} = $${set.length + i + 1}`);
-  const result = await pool.query(`UPDATE ${table} SET ${set.map(([k], i) => `${k} = $${i + 1}`).join(', ')} WHERE ${conditions.join(' AND ')}`, values);
-  if (!result.rowCount) throw new CommandError(`${what} not found`);
+/** Changes through `write` (the owner's update, told the given columns); fails when none is given or nothing matched. */
+async function change(columns: Record<string, unknown>, what: string, write: (columns: Record<string, unknown>) => Promise<boolean>): Promise<void> {
+  if (!Object.values(columns).some((value) => value !== undefined)) throw new CommandError('nothing to change: give at least one option to update');
+  if (!(await write(columns))) throw new CommandError(`${what} not found`);
+}
+
+/** Marks a row deleted through `write`; fails when nothing matched. */
+async function disable(what: string, write: (columns: Record<string, unknown>) => Promise<boolean>): Promise<void> {
+  if (!(await write({ deleted: true }))) throw new CommandError(`${what} not found`);
 }
 
 const flag = (value: unknown) => (value === undefined ? undefined : Boolean(value));
@@ -107,14 +109,7 @@ export const COMMANDS: Record<string, Command> = {
   'websites list': {
     help: 'list websites (passwords are not shown)',
     options: {},
-    run: async (pool) =>
-      table(
-        (
-          await pool.query(
-            `SELECT id, title, url, (public_key IS NOT NULL) AS has_key, jwks_url, allow_anon_jwt_post, deleted AS disabled FROM auth.websites ORDER BY id`,
-          )
-        ).rows,
-      ),
+    run: async (pool) => table(await websites.list(pool)),
   },
   'websites add': {
     help: 'add a website; prints its password (give --password-file or --password - to choose it)',
@@ -129,11 +124,15 @@ export const COMMANDS: Record<string, Command> = {
     },
     run: async (pool, a) => {
       const password = chosenSecret(a, 'password') ?? newSecret();
-      const { rows } = await pool.query(
-        `INSERT INTO auth.websites (title, url, password, public_key, jwks_url, allow_anon_jwt_post) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
-        [a.title, a.url, password, readKey(a['public-key-file'] as string | undefined) ?? null, a['jwks-url'] ?? null, Boolean(a['allow-anon-jwt-post'])],
-      );
-      return `website ${rows[0].id} added; password: ${password}`;
+      const id = await websites.add(pool, {
+        title: String(a.title),
+        url: String(a.url),
+        password,
+        publicKey: readKey(a['public-key-file'] as string | undefined) ?? null,
+        jwksUrl: (a['jwks-url'] as string | undefined) ?? null,
+        allowAnonJwtPost: Boolean(a['allow-anon-jwt-post']),
+      });
+      return `website ${id} added; password: ${password}`;
     },
   },
   'websites update': {
@@ -150,10 +149,7 @@ export const COMMANDS: Record<string, Command> = {
       'jwt-audience': { type: 'string', help: 'the aud its user tokens must name ("" removes it)' },
     },
     run: async (pool, a) => {
-      await update(
-        pool,
-        'auth.websites',
-        { id: a.id },
+      await change(
         {
           title: a.title,
           url: a.url,
@@ -163,9 +159,9 @@ export const COMMANDS: Record<string, Command> = {
           jwt_require_exp: flag(a['jwt-require-exp']),
           jwt_max_age_s: a['jwt-max-age'] === undefined ? undefined : Number(a['jwt-max-age']) || null,
           jwt_audience: a['jwt-audience'] === '' ? null : a['jwt-audience'],
-          updated_on: new Date(),
         },
         `website ${a.id}`,
+        (columns) => websites.update(pool, a.id, columns),
       );
       return `website ${a.id} updated`;
     },
@@ -174,7 +170,7 @@ export const COMMANDS: Record<string, Command> = {
     help: 'disable a website: its credentials stop working',
     options: { id: { type: 'integer', required: true, help: 'website id' } },
     run: async (pool, a) => {
-      await update(pool, 'auth.websites', { id: a.id }, { deleted: true, updated_on: new Date() }, `website ${a.id}`);
+      await disable(`website ${a.id}`, (columns) => websites.update(pool, a.id, columns));
       return `website ${a.id} disabled`;
     },
   },
@@ -187,42 +183,28 @@ export const COMMANDS: Record<string, Command> = {
     },
     run: async (pool, a) => {
       const password = chosenSecret(a, 'password') ?? newSecret();
-      await update(pool, 'auth.websites', { id: a.id }, { password, updated_on: new Date() }, `website ${a.id}`);
+      await change({ password }, `website ${a.id}`, (columns) => websites.update(pool, a.id, columns));
       return `website ${a.id} password: ${password}`;
     },
   },
   'users list': {
     help: 'list users with their roles',
     options: { 'website-id': { type: 'integer', help: 'only users with a role on this website' } },
-    run: async (pool, a) =>
-      table(
-        (
-          await pool.query(
-            `SELECT u.id, u.username, u.email, u.deleted AS disabled,
-                    array_remove(array_agg(CASE WHEN uw.website_id IS NULL THEN NULL
-                      ELSE uw.website_id || ':' || CASE uw.site_role_id WHEN 1 THEN 'admin' WHEN 2 THEN 'editor' ELSE 'user' END
-                           || CASE WHEN uw.banned THEN '(banned)' ELSE '' END END ORDER BY uw.website_id), NULL) AS roles
-               FROM auth.users u LEFT JOIN auth.users_websites uw ON uw.user_id = u.id
-              WHERE $1::bigint IS NULL OR EXISTS (SELECT 1 FROM auth.users_websites x WHERE x.user_id = u.id AND x.website_id = $1)
-              GROUP BY u.id ORDER BY u.id`,
-            [a['website-id'] ?? null],
-          )
-        ).rows,
-      ),
+    run: async (pool, a) => table(await users.list(pool, a['website-id'])),
   },
   'users add': {
     help: 'add a user',
     options: { username: { type: 'string', required: true, help: 'username' }, email: { type: 'string', help: 'email' } },
     run: async (pool, a) => {
-      const { rows } = await pool.query('INSERT INTO auth.users (username, email) VALUES ($1, $2) RETURNING id', [a.username, a.email ?? null]);
-      return `user ${rows[0].id} added`;
+      const id = await users.add(pool, { username: String(a.username), email: (a.email as string | undefined) ?? null });
+      return `user ${id} added`;
     },
   },
   'users update': {
     help: 'change a user',
     options: { id: { type: 'integer', required: true, help: 'user id' }, username: { type: 'string', help: 'username' }, email: { type: 'string', help: 'email' } },
     run: async (pool, a) => {
-      await update(pool, 'auth.users', { id: a.id }, { username: a.username, email: a.email, updated_on: new Date() }, `user ${a.id}`);
+      await change({ username: a.username, email: a.email }, `user ${a.id}`, (columns) => users.update(pool, a.id, columns));
       return `user ${a.id} updated`;
     },
   },
@@ -230,7 +212,7 @@ export const COMMANDS: Record<string, Command> = {
     help: 'disable a user everywhere',
     options: { id: { type: 'integer', required: true, help: 'user id' } },
     run: async (pool, a) => {
-      await update(pool, 'auth.users', { id: a.id }, { deleted: true, updated_on: new Date() }, `user ${a.id}`);
+      await disable(`user ${a.id}`, (columns) => users.update(pool, a.id, columns));
       return `user ${a.id} disabled`;
     },
   },
@@ -246,15 +228,11 @@ export const COMMANDS: Record<string, Command> = {
       if (!(String(a.role) in ROLES)) throw new CommandError(`unknown role ${a.role}; one of ${Object.keys(ROLES).join(', ')}`);
       const role = ROLES[String(a.role)];
       if (role === null) {
-        await pool.query('DELETE FROM auth.users_websites WHERE user_id = $1 AND website_id = $2', [a.id, a['website-id']]);
+        await users.removeRole(pool, a.id, a['website-id']);
         return `user ${a.id} has no role on website ${a['website-id']}`;
       }
       try {
-        await pool.query(
-          `INSERT INTO auth.users_websites (user_id, website_id, site_role_id, banned) VALUES ($1, $2, $3, $4)
-           ON CONFLICT (user_id, website_id) DO UPDATE SET site_role_id = EXCLUDED.site_role_id, banned = EXCLUDED.banned`,
-          [a.id, a['website-id'], role, Boolean(a.banned)],
-        );
+        await users.setRole(pool, a.id, a['website-id'], role, Boolean(a.banned));
       } catch {
         throw new CommandError(`user ${a.id} or website ${a['website-id']} not found`);
       }
@@ -264,16 +242,7 @@ export const COMMANDS: Record<string, Command> = {
   'clients list': {
     help: 'list REST clients and their connections',
     options: {},
-    run: async (pool) =>
-      table(
-        (
-          await pool.query(
-            `SELECT c.id, c.username, c.title, (c.public_key IS NOT NULL) AS has_key, c.jwks_url, c.deleted AS disabled,
-                    array_remove(array_agg(CASE WHEN NOT cc.deleted THEN cc.proj_id END ORDER BY cc.proj_id), NULL) AS connections
-               FROM auth.clients c LEFT JOIN auth.client_connections cc ON cc.client_id = c.id GROUP BY c.id ORDER BY c.id`,
-          )
-        ).rows,
-      ),
+    run: async (pool) => table(await clients.list(pool)),
   },
   'clients add': {
     help: 'add a REST client; prints its secret (stored hashed, shown once)',
@@ -287,11 +256,14 @@ export const COMMANDS: Record<string, Command> = {
     },
     run: async (pool, a) => {
       const secret = chosenSecret(a, 'secret') ?? newSecret();
-      const { rows } = await pool.query(
-        'INSERT INTO auth.clients (username, title, secret_hash, public_key, jwks_url) VALUES ($1, $2, $3, $4, $5) RETURNING id',
-        [a.username, a.title ?? a.username, hashSecret(secret), readKey(a['public-key-file'] as string | undefined) ?? null, a['jwks-url'] ?? null],
-      );
-      return `client ${rows[0].id} added; secret: ${secret}`;
+      const id = await clients.add(pool, {
+        username: String(a.username),
+        title: String(a.title ?? a.username),
+        secret,
+        publicKey: readKey(a['public-key-file'] as string | undefined) ?? null,
+        jwksUrl: (a['jwks-url'] as string | undefined) ?? null,
+      });
+      return `client ${id} added; secret: ${secret}`;
     },
   },
   'clients update': {
@@ -303,12 +275,10 @@ export const COMMANDS: Record<string, Command> = {
       'jwks-url': { type: 'string', help: 'URL of a JWKS ("" removes it)' },
     },
     run: async (pool, a) => {
-      await update(
-        pool,
-        'auth.clients',
-        { id: a.id },
+      await change(
         { title: a.title, public_key: readKey(a['public-key-file'] as string | undefined), jwks_url: a['jwks-url'] === '' ? null : a['jwks-url'] },
         `client ${a.id}`,
+        (columns) => clients.update(pool, a.id, columns),
       );
       return `client ${a.id} updated`;
     },
@@ -317,7 +287,7 @@ export const COMMANDS: Record<string, Command> = {
     help: 'disable a REST client and so all its connections',
     options: { id: { type: 'integer', required: true, help: 'client id' } },
     run: async (pool, a) => {
-      await update(pool, 'auth.clients', { id: a.id }, { deleted: true }, `client ${a.id}`);
+      await disable(`client ${a.id}`, (columns) => clients.update(pool, a.id, columns));
       return `client ${a.id} disabled`;
     },
   },
@@ -330,7 +300,7 @@ export const COMMANDS: Record<string, Command> = {
     },
     run: async (pool, a) => {
       const secret = chosenSecret(a, 'secret') ?? newSecret();
-      await update(pool, 'auth.clients', { id: a.id }, { secret_hash: hashSecret(secret) }, `client ${a.id}`);
+      if (!(await clients.setSecret(pool, a.id, secret))) throw new CommandError(`client ${a.id} not found`);
       return `client ${a.id} secret: ${secret}`;
     },
   },
@@ -353,15 +323,19 @@ export const COMMANDS: Record<string, Command> = {
       const sharing = SHARING[String(a.sharing ?? 'reporting')];
       if (!sharing) throw new CommandError(`unknown sharing ${a.sharing}; one of ${Object.keys(SHARING).join(', ')}`);
       try {
-        await pool.query(
-          `INSERT INTO auth.client_connections (client_id, proj_id, website_id, title, sharing, allow_confidential, allow_sensitive,
-             allow_unreleased, allow_reports, allow_data_resources, allow_change_feed)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-          [
-            a['client-id'], a['proj-id'], a['website-id'], a.title, sharing, Boolean(a['allow-confidential']), a['allow-sensitive'] ?? true,
-            Boolean(a['allow-unreleased']), a['allow-reports'] ?? true, a['allow-data-resources'] ?? true, Boolean(a['allow-change-feed']),
-          ],
-        );
+        await connections.add(pool, {
+          clientId: a['client-id'],
+          projId: String(a['proj-id']),
+          websiteId: a['website-id'],
+          title: String(a.title),
+          sharing,
+          allowConfidential: Boolean(a['allow-confidential']),
+          allowSensitive: Boolean(a['allow-sensitive'] ?? true),
+          allowUnreleased: Boolean(a['allow-unreleased']),
+          allowReports: Boolean(a['allow-reports'] ?? true),
+          allowDataResources: Boolean(a['allow-data-resources'] ?? true),
+          allowChangeFeed: Boolean(a['allow-change-feed']),
+        });
       } catch (error) {
         throw new CommandError(`cannot add the connection: ${(error as { detail?: string }).detail ?? (error as Error).message}`);
       }
@@ -385,10 +359,7 @@ export const COMMANDS: Record<string, Command> = {
     run: async (pool, a) => {
       const sharing = a.sharing === undefined ? undefined : SHARING[String(a.sharing)];
       if (a.sharing !== undefined && !sharing) throw new CommandError(`unknown sharing ${a.sharing}`);
-      await update(
-        pool,
-        'auth.client_connections',
-        { client_id: a['client-id'], proj_id: a['proj-id'] },
+      await change(
         {
           title: a.title,
           sharing,
@@ -400,6 +371,7 @@ export const COMMANDS: Record<string, Command> = {
           allow_change_feed: flag(a['allow-change-feed']),
         },
         `connection ${a['proj-id']} of client ${a['client-id']}`,
+        (columns) => connections.update(pool, a['client-id'], a['proj-id'], columns),
       );
       return `connection ${a['proj-id']} of client ${a['client-id']} updated`;
     },
@@ -408,7 +380,7 @@ export const COMMANDS: Record<string, Command> = {
     help: "disable a client's connection",
     options: { 'client-id': { type: 'integer', required: true, help: 'client id' }, 'proj-id': { type: 'string', required: true, help: 'project id' } },
     run: async (pool, a) => {
-      await update(pool, 'auth.client_connections', { client_id: a['client-id'], proj_id: a['proj-id'] }, { deleted: true }, `connection ${a['proj-id']} of client ${a['client-id']}`);
+      await disable(`connection ${a['proj-id']} of client ${a['client-id']}`, (columns) => connections.update(pool, a['client-id'], a['proj-id'], columns));
       return `connection ${a['proj-id']} of client ${a['client-id']} disabled`;
     },
   },
@@ -416,15 +388,7 @@ export const COMMANDS: Record<string, Command> = {
     records: true,
     help: 'list recording groups',
     options: { 'website-id': { type: 'integer', help: 'only the groups of this website' } },
-    run: async (pool, a) =>
-      table(
-        (
-          await pool.query(
-            'SELECT id, website_id, title, code, description, deleted AS disabled FROM records.groups WHERE $1::bigint IS NULL OR website_id = $1 ORDER BY id',
-            [a['website-id'] ?? null],
-          )
-        ).rows,
-      ),
+    run: async (pool, a) => table(await groups.list(pool, a['website-id'])),
   },
   'groups add': {
     records: true,
@@ -436,15 +400,14 @@ export const COMMANDS: Record<string, Command> = {
       description: { type: 'string', help: 'description' },
     },
     run: async (pool, a) => {
-      const { rows: websites } = await pool.query('SELECT 1 FROM auth.websites WHERE id = $1 AND NOT deleted', [a['website-id']]);
-      if (!websites[0]) throw new CommandError(`website ${a['website-id']} not found`);
-      const { rows } = await pool.query('INSERT INTO records.groups (website_id, title, code, description) VALUES ($1, $2, $3, $4) RETURNING id', [
-        a['website-id'],
-        a.title,
-        a.code ?? null,
-        a.description ?? null,
-      ]);
-      return `group ${rows[0].id} added to website ${a['website-id']}`;
+      if (!(await websites.exists(pool, a['website-id']))) throw new CommandError(`website ${a['website-id']} not found`);
+      const id = await groups.add(pool, {
+        websiteId: a['website-id'],
+        title: String(a.title),
+        code: (a.code as string | undefined) ?? null,
+        description: (a.description as string | undefined) ?? null,
+      });
+      return `group ${id} added to website ${a['website-id']}`;
     },
   },
   'groups update': {
@@ -457,7 +420,7 @@ export const COMMANDS: Record<string, Command> = {
       description: { type: 'string', help: 'description' },
     },
     run: async (pool, a) => {
-      await update(pool, 'records.groups', { id: a.id }, { title: a.title, code: a.code, description: a.description, updated_on: new Date() }, `group ${a.id}`);
+      await change({ title: a.title, code: a.code, description: a.description }, `group ${a.id}`, (columns) => groups.update(pool, a.id, columns));
       return `group ${a.id} updated`;
     },
   },
@@ -466,7 +429,7 @@ export const COMMANDS: Record<string, Command> = {
     help: 'disable a recording group: new and changed samples may no longer name it (stored ones keep it)',
     options: { id: { type: 'integer', required: true, help: 'group id' } },
     run: async (pool, a) => {
-      await update(pool, 'records.groups', { id: a.id }, { deleted: true, updated_on: new Date() }, `group ${a.id}`);
+      await disable(`group ${a.id}`, (columns) => groups.update(pool, a.id, columns));
       return `group ${a.id} disabled`;
     },
   },
@@ -474,22 +437,21 @@ export const COMMANDS: Record<string, Command> = {
     records: true,
     help: 'list the sample methods (the terms a sample_method_id may name)',
     options: {},
-    run: async (pool) => table((await pool.query("SELECT id, term FROM records.attribute_terms WHERE termlist = 'sample_methods' ORDER BY id")).rows),
+    run: async (pool) => table(await sampleMethods.list(pool)),
   },
   'sample-methods add': {
     records: true,
     help: 'add a sample method',
     options: { term: { type: 'string', required: true, help: 'the method, e.g. Transect' } },
     run: async (pool, a) => {
-      const { rows } = await pool.query("INSERT INTO records.attribute_terms (termlist, term) VALUES ('sample_methods', $1) RETURNING id", [a.term]);
-      return `sample method ${rows[0].id} added`;
+      return `sample method ${await sampleMethods.add(pool, String(a.term))} added`;
     },
   },
   'licences list': {
     records: true,
     help: 'list the licences a sample or medium may name in licence_id',
     options: {},
-    run: async (pool) => table((await pool.query('SELECT id, code, title, version, url_readable, deleted AS disabled FROM records.licences ORDER BY id')).rows),
+    run: async (pool) => table(await licences.list(pool)),
   },
   'licences add': {
     records: true,
@@ -501,13 +463,8 @@ export const COMMANDS: Record<string, Command> = {
       version: { type: 'string', help: 'version, e.g. 4.0' },
     },
     run: async (pool, a) => {
-      const { rows } = await pool.query('INSERT INTO records.licences (code, title, url_readable, version) VALUES ($1, $2, $3, $4) RETURNING id', [
-        a.code,
-        a.title,
-        a.url ?? null,
-        a.version ?? null,
-      ]);
-      return `licence ${rows[0].id} added`;
+      const id = await licences.add(pool, { code: String(a.code), title: String(a.title), url: (a.url as string | undefined) ?? null, version: (a.version as string | undefined) ?? null });
+      return `licence ${id} added`;
     },
   },
   'webhooks list': {
@@ -557,16 +514,12 @@ export const COMMANDS: Record<string, Command> = {
       if ('violations' in parsed) throw new CommandError(Object.entries(parsed.violations).map(([field, problem]) => `${field}: ${problem}`).join('\n'));
       let websiteId = String(a['website-id']);
       if (connection) {
-        const { rows } = await pool.query<{ website_id: string; allow_change_feed: boolean }>(
-          'SELECT website_id, allow_change_feed FROM auth.client_connections WHERE client_id = $1 AND proj_id = $2 AND NOT deleted',
-          [a['client-id'], a['proj-id']],
-        );
-        if (!rows[0]) throw new CommandError(`connection ${a['proj-id']} of client ${a['client-id']} not found`);
-        if (rows[0].website_id !== websiteId) throw new CommandError(`connection ${a['proj-id']} of client ${a['client-id']} belongs to website ${rows[0].website_id}`);
-        if (!rows[0].allow_change_feed) throw new CommandError(`connection ${a['proj-id']} may not read the change feed: connections update --allow-change-feed first`);
+        const found = await connections.find(pool, a['client-id'], a['proj-id']);
+        if (!found) throw new CommandError(`connection ${a['proj-id']} of client ${a['client-id']} not found`);
+        if (found.website_id !== websiteId) throw new CommandError(`connection ${a['proj-id']} of client ${a['client-id']} belongs to website ${found.website_id}`);
+        if (!found.allow_change_feed) throw new CommandError(`connection ${a['proj-id']} may not read the change feed: connections update --allow-change-feed first`);
       } else {
-        const { rows } = await pool.query('SELECT 1 FROM auth.websites WHERE id = $1 AND NOT deleted', [websiteId]);
-        if (!rows[0]) throw new CommandError(`website ${websiteId} not found`);
+        if (!(await websites.exists(pool, websiteId))) throw new CommandError(`website ${websiteId} not found`);
       }
       const created = await createSubscription(pool, {
         owner: { websiteId, clientId: connection ? String(a['client-id']) : null, projId: connection ? String(a['proj-id']) : null },
