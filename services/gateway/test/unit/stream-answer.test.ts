@@ -12,8 +12,10 @@ class Backend extends EventEmitter {
   paused = false;
   cancelled = false;
   private next = 0;
-  constructor(private readonly messages: Message[]) {
+  private readonly messages: Message[];
+  constructor(messages: Message[]) {
     super();
+    this.messages = messages;
     setImmediate(() => this.flow());
   }
   pause() {
