@@ -88,3 +88,20 @@ describe('queries serve their call', () => {
     }
   });
 });
+
+describe('pools of named queries', () => {
+  it('when a pool plans each run and serves a number of queries per connection, then its connections say so and are replaced after that many', async () => {
+    const pool = createPool(inject('databaseUrl'), { max: 1, applicationName: 'rex-prepared-test', customPlans: true, maxUses: 3 });
+    try {
+      const backend = async () => (await pool.query<{ pid: number; mode: string }>({ name: 'who', text: "SELECT pg_backend_pid() AS pid, current_setting('plan_cache_mode') AS mode" })).rows[0];
+      const first = await backend();
+      expect(first.mode).toBe('force_custom_plan');
+      expect((await backend()).pid).toBe(first.pid);
+      expect((await backend()).pid).toBe(first.pid);
+      // The named statement is prepared again on the new connection.
+      expect((await backend()).pid).not.toBe(first.pid);
+    } finally {
+      await pool.end();
+    }
+  });
+});

@@ -123,6 +123,17 @@ export function createPool(
     idleInTransactionTimeoutMs?: number;
     /** The call each query serves (e.g. @rex/grpc's currentCall), for cancellation and deadlines. */
     scope?: () => QueryScope | undefined;
+    /**
+     * Queries a connection serves before it is closed and replaced: bounds what it holds for
+     * its whole life, such as the statements prepared on it (named queries).
+     */
+    maxUses?: number;
+    /**
+     * Plan each execution of a prepared statement for its own parameters (PostgreSQL's
+     * plan_cache_mode=force_custom_plan): a named query then saves its parsing but never runs a
+     * generic plan that suits other parameters.
+     */
+    customPlans?: boolean;
   } = {},
 ): pg.Pool {
   const config: pg.PoolConfig = {
@@ -134,6 +145,8 @@ export function createPool(
     idle_in_transaction_session_timeout: options.idleInTransactionTimeoutMs ?? DEFAULT_IDLE_IN_TRANSACTION_TIMEOUT_MS,
     connectionTimeoutMillis: 5_000,
     idleTimeoutMillis: 30_000,
+    ...(options.maxUses ? { maxUses: options.maxUses } : {}),
+    ...(options.customPlans ? { options: '-c plan_cache_mode=force_custom_plan' } : {}),
   };
   const pool = new ScopedPool(config, options.scope);
   // A client losing its connection (a database restart, a terminated backend)

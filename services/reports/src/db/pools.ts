@@ -7,11 +7,30 @@ export type ReportsPools = { write: Pool; read: Pool; count: Pool; end: () => Pr
  * The projector writes to DATABASE_URL; reports and the change feed read
  * from REPORTS_DATABASE_URL when it is set (a read replica), a report's query
  * under REPORT_TIMEOUT_MS and its page count under REPORT_COUNT_TIMEOUT_MS.
+ * Report queries are named (prepared once per connection, see report-rows.ts),
+ * planned for each run's parameters, on connections that are replaced after
+ * PREPARED_USES queries so the statements they hold stay few.
  */
+/** Queries a reading connection serves before it is replaced. */
+const PREPARED_USES = 10_000;
+
 export function createReportsPools(config: ReportsConfig): ReportsPools {
   const readUrl = config.REPORTS_DATABASE_URL ?? config.DATABASE_URL;
   const write = createPool(config.DATABASE_URL, { max: config.DB_POOL_MAX, applicationName: 'rex-reports' });
-  const read = createPool(readUrl, { max: config.DB_POOL_MAX, applicationName: 'rex-reports-read', statementTimeoutMs: config.REPORT_TIMEOUT_MS, idleInTransactionTimeoutMs: config.REPORT_TIMEOUT_MS });
-  const count = createPool(readUrl, { max: config.DB_POOL_MAX, applicationName: 'rex-reports-count', statementTimeoutMs: config.REPORT_COUNT_TIMEOUT_MS });
+  const read = createPool(readUrl, {
+    max: config.DB_POOL_MAX,
+    applicationName: 'rex-reports-read',
+    statementTimeoutMs: config.REPORT_TIMEOUT_MS,
+    idleInTransactionTimeoutMs: config.REPORT_TIMEOUT_MS,
+    maxUses: PREPARED_USES,
+    customPlans: true,
+  });
+  const count = createPool(readUrl, {
+    max: config.DB_POOL_MAX,
+    applicationName: 'rex-reports-count',
+    statementTimeoutMs: config.REPORT_COUNT_TIMEOUT_MS,
+    maxUses: PREPARED_USES,
+    customPlans: true,
+  });
   return { write, read, count, end: () => Promise.all([write.end(), read.end(), count.end()]) };
 }

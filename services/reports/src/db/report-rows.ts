@@ -1,3 +1,4 @@
+import { hash } from 'node:crypto';
 import Cursor from 'pg-cursor';
 import type { Pool } from '@rex/db';
 import type { CompiledReport } from '../library/compile.ts';
@@ -9,6 +10,12 @@ export const BATCH_ROWS = 500;
 const QUERY_CANCELED = '57014';
 
 /**
+ * A report's SQL as a named statement: prepared on a connection the first time it runs there,
+ * then run without being parsed again. The same text always gets the same name.
+ */
+const statementName = (sql: string): string => `report_${hash('sha1', sql, 'base64url')}`;
+
+/**
  * Rows in all pages, on a pool whose statement timeout is short: a count that
  * takes longer is given up (undefined) and the page goes without it, as does
  * one of more rows than the count limit (so a count's cost does not grow with
@@ -16,7 +23,7 @@ const QUERY_CANCELED = '57014';
  */
 export async function countRows(countPool: Pool, compiled: CompiledReport, countLimit: number): Promise<number | undefined> {
   try {
-    const count = Number((await countPool.query(compiled.countSql, compiled.countValues)).rows[0].count);
+    const count = Number((await countPool.query({ name: statementName(compiled.countSql), text: compiled.countSql, values: compiled.countValues })).rows[0].count);
     return countLimit && count > countLimit ? undefined : count;
   } catch (error) {
     if ((error as { code?: string }).code === QUERY_CANCELED) return undefined;
@@ -60,7 +67,7 @@ export async function* reportRows(pool: Pool, compiled: CompiledReport, limit: n
       // A page fits one batch: one round trip, where a cursor takes three.
       let rows: unknown[][];
       try {
-        rows = (await client.query<unknown[]>({ text: compiled.sql, values: compiled.values, rowMode: 'array' })).rows;
+        rows = (await client.query<unknown[]>({ name: statementName(compiled.sql), text: compiled.sql, values: compiled.values, rowMode: 'array' })).rows;
       } catch (error) {
         // An error the server answered leaves the connection usable; any other may not.
         healthy = (error as { severity?: unknown }).severity !== undefined;
