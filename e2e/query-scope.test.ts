@@ -105,3 +105,35 @@ describe('pools of named queries', () => {
     }
   });
 });
+
+describe('a transaction outlived by its call', () => {
+  it('when the call runs out of time before the transaction commits, then it is rolled back and the caller hears so', async () => {
+    const call = callScope(Date.now() + 400);
+    const pool = scopedPool({ current: call.scope });
+    const marker = `late-${Date.now()}`;
+    try {
+      await pool.query('CREATE TABLE IF NOT EXISTS public.rex_late_commit (marker text)');
+      // Every statement finishes within the deadline; only the commit would come after it.
+      const late = withTransaction(pool, async (client) => {
+        await client.query('INSERT INTO public.rex_late_commit VALUES ($1)', [marker]);
+        await new Promise((resolve) => setTimeout(resolve, 450));
+      });
+      await expect(late).rejects.toMatchObject({ code: '57014' });
+      const { rows } = await pool.query('SELECT count(*)::int AS n FROM public.rex_late_commit WHERE marker = $1', [marker]);
+      expect(rows[0].n).toBe(0);
+    } finally {
+      await pool.query('DROP TABLE IF EXISTS public.rex_late_commit').catch(() => undefined);
+      await pool.end();
+    }
+  });
+
+  it('when the call still has time, then the transaction commits', async () => {
+    const call = callScope(Date.now() + 5_000);
+    const pool = scopedPool({ current: call.scope });
+    try {
+      expect(await withTransaction(pool, async (client) => (await client.query('SELECT 1 AS one')).rows[0].one)).toBe(1);
+    } finally {
+      await pool.end();
+    }
+  });
+});

@@ -168,12 +168,31 @@ function beginStatement(pool: pg.Pool): string {
   return `BEGIN; SET LOCAL statement_timeout = ${remaining}`;
 }
 
-/** Runs `fn` in one transaction: committed if it resolves, rolled back if it throws. */
+/**
+ * Time a commit must leave before the call's deadline for its answer to reach the caller in time:
+ * a transaction finishing later is rolled back, since its caller will have been told the call
+ * failed.
+ */
+export const COMMIT_MARGIN_MS = 100;
+
+/** Whether the call a transaction serves can still be answered: not ended, and its deadline not (almost) passed. */
+function callStillWaits(pool: pg.Pool): boolean {
+  const scope = pool instanceof ScopedPool ? pool.scope() : undefined;
+  if (!scope) return true;
+  return !scope.ended && (scope.deadline === undefined || Date.now() < scope.deadline - COMMIT_MARGIN_MS);
+}
+
+/**
+ * Runs `fn` in one transaction: committed if it resolves, rolled back if it throws, and rolled
+ * back (QueryAbandoned) when the call it serves has ended or is out of time by then, so nothing is
+ * saved for a caller that was answered with an error.
+ */
 export async function withTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
   try {
     await client.query(beginStatement(pool));
     const result = await fn(client);
+    if (!callStillWaits(pool)) throw new QueryAbandoned();
     await client.query('COMMIT');
     return result;
   } catch (error) {
