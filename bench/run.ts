@@ -287,6 +287,8 @@ const suite = await startSuite({
     REX_CONFIG: join(HERE, 'rest.yaml'),
     // The webhook receiver of (w) listens on loopback.
     WEBHOOKS_ALLOW_HTTP: 'true',
+    // (u) uploads far more than an uploader's hourly quota allows: measured are uploads, not refusals.
+    MEDIA_UPLOAD_QUOTA_BYTES_PER_HOUR: String(1024 ** 4),
     ...(process.env.BENCH_SUITE_ENV ? JSON.parse(process.env.BENCH_SUITE_ENV) : {}),
   },
 });
