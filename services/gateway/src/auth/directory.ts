@@ -109,8 +109,19 @@ export function createDirectory(db: Pool, ttlMs: number, jwksCacheMs = 10 * 60_0
   }
 
   // Names from credentials that match nothing stay out of the caches, so a
-  // flood of made-up names cannot push the real ones out.
+  // flood of made-up names cannot push the real ones out. They are remembered
+  // apart, in a small cache of their own, so that a name asked for again and
+  // again (a client's token, whose iss no website has, first tried as a
+  // website's) is not looked up in the database each time; a flood only
+  // pushes other unknown names out of it.
   const known = (value: unknown) => value !== null;
+  const unknownNames = new TtlCache<boolean>(ttlMs, 1_000, changes);
+  async function unlessUnknown<V>(kind: string, name: string, lookUp: () => Promise<V | null>): Promise<V | null> {
+    let found = null as V | null;
+    // Only "unknown" is kept, and not when the auth schema changed while it was looked up.
+    const unknown = await unknownNames.getOrLoad(`${kind}\0${name}`, async () => (found = await lookUp()) === null, (isUnknown) => isUnknown);
+    return unknown ? null : found;
+  }
   // A name from a credential that no website or client can have: looked up nowhere.
   const unusableName = (name: string) => name.length > 2_000 || name.includes('\0');
 
@@ -164,7 +175,7 @@ export function createDirectory(db: Pool, ttlMs: number, jwksCacheMs = 10 * 60_0
     /** The website whose url (or one of its staging urls) is `url`; one with a key first. */
     websiteByUrl: async (url: string): Promise<Website | null> => {
       if (unusableName(url)) return null;
-      return websitesByUrl.getOrLoad(
+      return unlessUnknown('website', url, () => websitesByUrl.getOrLoad(
         url,
         async () => {
           const { rows } = await db.query<WebsiteRow>(
@@ -176,7 +187,7 @@ export function createDirectory(db: Pool, ttlMs: number, jwksCacheMs = 10 * 60_0
           return toWebsite(rows[0]);
         },
         known,
-      );
+      ));
     },
 
     websiteById: (id: string) =>
@@ -199,7 +210,7 @@ export function createDirectory(db: Pool, ttlMs: number, jwksCacheMs = 10 * 60_0
     /** A REST client defined with `pnpm admin` (not deleted), with its live connections. */
     clientByUsername: async (username: string): Promise<Client | null> => {
       if (unusableName(username)) return null;
-      return clients.getOrLoad(username, () => loadClient('username', username), known);
+      return unlessUnknown('client', username, () => clients.getOrLoad(username, () => loadClient('username', username), known));
     },
 
     /** The same, by id: whose a webhook subscription is. */
