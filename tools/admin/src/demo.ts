@@ -2,6 +2,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Pool } from '@rex/db';
+import { websites } from '@rex/gateway/admin';
 import { parseFixtures } from './fixtures.ts';
 import { importFixtures } from './import.ts';
 
@@ -36,8 +37,7 @@ export function demoKeys(dataDir: string): { privateKey: string; publicKey: stri
  */
 export async function seedDemo(pool: Pool, dataDir: string): Promise<{ privateKey: string; seeded: boolean }> {
   const keys = demoKeys(dataDir);
-  const { rows } = await pool.query('SELECT 1 FROM auth.websites LIMIT 1');
-  if (rows.length) return { privateKey: keys.privateKey, seeded: false };
+  if (await websites.anyAtAll(pool)) return { privateKey: keys.privateKey, seeded: false };
   await importFixtures(
     pool,
     parseFixtures({

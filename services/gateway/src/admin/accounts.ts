@@ -24,6 +24,9 @@ export const websites = {
   update: (db: Pool, id: unknown, changes: Changes): Promise<boolean> => updateWhere(db, 'auth.websites', { id }, { ...changes, updated_on: new Date() }),
 
   exists: async (db: Pool, id: unknown): Promise<boolean> => (await db.query('SELECT 1 FROM auth.websites WHERE id = $1 AND NOT deleted', [id])).rows.length > 0,
+
+  /** Whether the database holds any website at all, disabled ones too (an operator's data). */
+  anyAtAll: async (db: Pool): Promise<boolean> => (await db.query('SELECT 1 FROM auth.websites LIMIT 1')).rows.length > 0,
 };
 
 export const users = {
