@@ -2,6 +2,18 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
+    // With --coverage, the reporter below adds what the service processes of the e2e tier ran.
+    reporters: ['default', './scripts/coverage-reporter.ts'],
+    coverage: {
+      provider: 'v8',
+      include: ['services/*/src/**/*.ts', 'libs/*/src/**/*.ts'],
+      exclude: ['libs/protos/src/generated/**'],
+      reporter: ['text-summary', 'json-summary', 'html'],
+      reportsDirectory: 'coverage',
+      // Lines, counted over every tier; statements and branches of a file that both Vitest and a
+      // service process ran are counted once per conversion, so they read lower than they are.
+      thresholds: { 'services/**': { lines: 85 }, 'libs/**': { lines: 85 } },
+    },
     projects: [
       { extends: true, test: { name: 'unit', include: ['libs/*/test/**/*.test.ts', 'services/*/test/**/*.test.ts', 'tools/*/test/**/*.test.ts', 'scripts/test/**/*.test.ts'] } },
       {

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { createDatabase, dropDatabase, freePort, removeDataDirectory, startEmbeddedPostgres, type EmbeddedDatabase } from '@rex/db';
+import { registerSuiteStop } from '../../scripts/coverage-reporter.ts';
 import { startSuite } from '../../scripts/suite.ts';
 import { startOtlpReceiver } from './otlp-receiver.ts';
 
@@ -82,8 +83,12 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide('mediaAddress', suite.mediaAddress);
   project.provide('dataDir', dataDir);
 
+  let stopped: Promise<void> | undefined;
+  const stopSuite = () => (stopped ??= suite.stop());
+  registerSuiteStop(stopSuite);
+
   return async () => {
-    await suite.stop();
+    await stopSuite();
     otlp.server.close();
     // REX_KEEP_E2E_DATA keeps the database (on DATABASE_URL's server) and the data directory to look into.
     if (process.env.REX_KEEP_E2E_DATA && !embedded) {
