@@ -10,7 +10,6 @@ import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { stripTypeScriptTypes } from 'node:module';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { mergeProcessCovs, type ProcessCov, type ScriptCov } from '@bcoe/v8-coverage';
 import astV8ToIstanbul from 'ast-v8-to-istanbul';
 import { parseAstAsync, type Reporter, type Vitest } from 'vitest/node';
 
@@ -43,24 +42,34 @@ export default class ServiceCoverageReporter implements Reporter {
     const stop = (globalThis as Record<symbol, unknown>)[STOP_SUITE] as (() => Promise<void>) | undefined;
     await stop?.();
     const map = coverage as { merge(data: unknown): void };
-    const scripts = serviceScripts();
-    for (const script of scripts) map.merge(await toIstanbul(script));
-    process.stderr.write(`[coverage] merged ${scripts.length} source files run by service processes\n`);
+    const sources = new Map<string, Promise<Source>>();
+    let processes = 0;
+    for (const scripts of serviceProcesses()) {
+      processes++;
+      for (const script of scripts) {
+        if (!sources.has(script.url)) sources.set(script.url, readSource(script.url));
+        // Same file, same conversion: the maps of two processes have the same keys, and merging adds their counts.
+        map.merge(await toIstanbul(await sources.get(script.url)!, script));
+      }
+    }
+    process.stderr.write(`[coverage] merged ${sources.size} source files run by ${processes} service processes\n`);
   }
 }
 
-/** What the service processes ran of the project's sources, merged over every process. */
-function serviceScripts(): ScriptCov[] {
-  const processes: ProcessCov[] = [];
+/** One V8 script coverage: a file and the count of each range of each function. */
+type ScriptCoverage = { url: string; functions: { functionName: string; isBlockCoverage: boolean; ranges: { startOffset: number; endOffset: number; count: number }[] }[] };
+type Source = { code: string; ast: Awaited<ReturnType<typeof parseAstAsync>> };
+
+/** For each service process, what it ran of the project's sources. */
+function* serviceProcesses(): Generator<ScriptCoverage[]> {
   for (const name of readdirSync(RAW)) {
     if (!name.endsWith('.json')) continue;
-    const result = (JSON.parse(readFileSync(join(RAW, name), 'utf8')) as ProcessCov).result;
+    const result = (JSON.parse(readFileSync(join(RAW, name), 'utf8')) as { result: ScriptCoverage[] }).result;
     // A process that loaded Vitest is a test worker: Vitest's provider already counted what it ran
     // (its raw offsets are those of Vitest's transformed code, not of the file).
     if (result.some((script) => script.url.includes('/node_modules/vitest/'))) continue;
-    processes.push({ result: result.filter((script) => isSource(script.url)) });
+    yield result.filter((script) => isSource(script.url));
   }
-  return processes.length === 0 ? [] : mergeProcessCovs(processes).result;
 }
 
 function isSource(url: string): boolean {
@@ -72,7 +81,11 @@ function isSource(url: string): boolean {
  * Node strips a TypeScript file's types by blanking them, so offsets into the
  * stripped code are offsets into the file: the istanbul locations are the file's own.
  */
-async function toIstanbul(script: ScriptCov) {
-  const code = stripTypeScriptTypes(readFileSync(fileURLToPath(script.url), 'utf8'), { mode: 'strip' });
-  return astV8ToIstanbul({ code, ast: await parseAstAsync(code), coverage: { url: script.url, functions: script.functions }, wrapperLength: 0 });
+async function readSource(url: string): Promise<Source> {
+  const code = stripTypeScriptTypes(readFileSync(fileURLToPath(url), 'utf8'), { mode: 'strip' });
+  return { code, ast: await parseAstAsync(code) };
+}
+
+function toIstanbul({ code, ast }: Source, script: ScriptCoverage) {
+  return astV8ToIstanbul({ code, ast, coverage: { url: script.url, functions: script.functions }, wrapperLength: 0 });
 }
