@@ -17,6 +17,17 @@ export default defineConfig({
     projects: [
       { extends: true, test: { name: 'unit', include: ['libs/*/test/**/*.test.ts', 'services/*/test/**/*.test.ts', 'tools/*/test/**/*.test.ts', 'scripts/test/**/*.test.ts'] } },
       {
+        // Each service in the test's own process, over a real gRPC server and a database of the file's own.
+        extends: true,
+        test: {
+          name: 'component',
+          include: ['services/*/test/component/**/*.test.ts'],
+          globalSetup: ['component/support/database-server.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
         extends: true,
         test: {
           name: 'e2e',
