@@ -34,7 +34,7 @@ const stranger = userOf(2, 20, { scope: 'SCOPE_REPORTING' });
 const MARKER = 'component-pond';
 
 let records: Unary<RecordsServiceClient>;
-let reports: Unary<ReportsServiceClient> & { raw: { serverStream: <R>(name: string, request: object, deadlineMs: number) => grpc.ClientReadableStream<R> } };
+let reports: ReturnType<typeof clientOf<ReportsServiceClient>>;
 let ownOccurrences: string[];
 let confidentialOccurrence: string;
 let colleaguesOccurrence: string;
