@@ -6,7 +6,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { mediaV1, type AuthContext, type DownloadChunk__Output, type DownloadHead__Output, type DownloadRequest, type MediaServiceClient, type QueuedFile__Output, type UploadRequest } from '@rex/protos';
 import { loadRestConfig } from '@rex/rest-config';
 import { png } from '../../../../scripts/images-in-memory.ts';
@@ -91,7 +91,8 @@ describe('claims', () => {
     expect((await media.Confirm({ claimId: claim, names: [name] })).names).toEqual([name]);
     const stored = await download({ auth: uploader, name, of: 'DOWNLOAD_OF_READABLE_MEDIUM' });
     expect(stored.bytes.equals(photo)).toBe(true);
-    const thumb = await download({ auth: uploader, name, of: 'DOWNLOAD_OF_READABLE_MEDIUM', variant: 'FILE_VARIANT_THUMB' });
+    // The smaller images are made once the confirmation has answered.
+    const thumb = await vi.waitFor(() => download({ auth: uploader, name, of: 'DOWNLOAD_OF_READABLE_MEDIUM', variant: 'FILE_VARIANT_THUMB' }), { timeout: 10_000, interval: 50 });
     expect(thumb.head.contentType).toMatch(/^image\//);
     expect(thumb.bytes.length).toBeLessThan(photo.length);
     const again = await media.Reserve({ auth: uploader, claimId: other, names: [name] });
