@@ -158,7 +158,8 @@ describe('npm start, when a service dies while the suite runs', () => {
     // An empty database, for the demo data the printed token belongs to.
     const database = await freshDatabase('rex_supervised');
     onTestFinished(database.drop);
-    const launch = npmStart({ REX_DATA_DIR: dataDir, GATEWAY_PORT: String(gatewayPort), DATABASE_URL: database.url });
+    // A first delay of 0.1 s rather than 0.5 s: the same doubling, a fifth of the wait.
+    const launch = npmStart({ REX_DATA_DIR: dataDir, GATEWAY_PORT: String(gatewayPort), DATABASE_URL: database.url, REX_RESTART_DELAY_MS: '100' });
     await until(launch, /rex is running/, 120_000);
     const { pid: launcher } = JSON.parse(readFileSync(join(dataDir, 'suite.json'), 'utf8')) as { pid: number };
     suites.push(launcher);
@@ -167,7 +168,7 @@ describe('npm start, when a service dies while the suite runs', () => {
 
     const first = servicePid(launcher, 'records')!;
     process.kill(first, 'SIGKILL');
-    await until(launch, /records stopped \(signal SIGKILL\); starting it again in 0\.5 s/, 10_000);
+    await until(launch, /records stopped \(signal SIGKILL\); starting it again in 0\.1 s/, 10_000);
     await until(launch, /records ready again/, 30_000);
     expect(servicePid(launcher, 'records')).not.toBe(first);
     expect((await survey()).status).toBe(200);
@@ -175,7 +176,7 @@ describe('npm start, when a service dies while the suite runs', () => {
     // Four more deaths are started again, each after twice the delay before; the sixth within a minute is one too many.
     for (let restarts = 2; restarts <= 5; restarts++) {
       process.kill(servicePid(launcher, 'records')!, 'SIGKILL');
-      await until(launch, new RegExp(`starting it again in ${(0.5 * 2 ** (restarts - 1)).toFixed(1)} s`), 10_000);
+      await until(launch, new RegExp(`starting it again in ${(0.1 * 2 ** (restarts - 1)).toFixed(1)} s`), 10_000);
       const readyAgain = () => count(launch.output(), /records ready again/) >= restarts;
       for (let waited = 0; !readyAgain(); waited += 100) {
         if (waited > 40_000) throw new Error(`records not ready again:\n${launch.output()}`);

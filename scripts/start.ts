@@ -3,6 +3,7 @@
 import { join } from 'node:path';
 import { DEFAULT_DATA_DIR, DEMO } from '@rex/admin';
 import { demoToken } from './demo-token.ts';
+import { RESTART_POLICY } from './restart-policy.ts';
 import { startSuite, type Suite } from './suite.ts';
 
 // From the bootstrap's start when it launched this process.
@@ -16,6 +17,17 @@ const say = (message: string) => process.stderr.write(`[rex] ${seconds().padStar
 for (const stream of [process.stdout, process.stderr]) stream.on('error', () => undefined);
 
 const port = (name: string) => (process.env[name] ? Number(process.env[name]) : undefined);
+
+function milliseconds(name: string, fallback: number): number {
+  const value = process.env[name];
+  if (value === undefined || value === '') return fallback;
+  if (!/^\d{1,7}$/.test(value)) {
+    process.stderr.write(`[rex] ${name} must be a whole number of milliseconds, not ${JSON.stringify(value)}\n`);
+    process.exit(2);
+  }
+  return Number(value);
+}
+const restartPolicy = { ...RESTART_POLICY, firstDelayMs: milliseconds('REX_RESTART_DELAY_MS', RESTART_POLICY.firstDelayMs) };
 
 let suite: Suite | undefined;
 let stopping = false;
@@ -39,6 +51,7 @@ suite = await startSuite({
   onProgress: say,
   // A service that stops on its own is started again; one that keeps stopping stops the suite.
   supervise: {
+    policy: restartPolicy,
     onGiveUp: (message) => {
       say(`${message}; stopping rex`);
       void stop(1);

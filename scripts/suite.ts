@@ -11,7 +11,7 @@ import { createDatabase, createPool, freePort, startEmbeddedPostgres, type Embed
 import { DEFAULT_DATA_DIR, EMBEDDED_DATABASE, SUITE_FILE, migrateAll, seedDemo } from '@rex/admin';
 import { refuseBusyPorts, refuseSecondSuite } from './preflight.ts';
 import { grpcProbe, httpProbe, type Probe } from './readiness.ts';
-import { decideRestart, RESTART_POLICY } from './restart-policy.ts';
+import { decideRestart, RESTART_POLICY, type RestartPolicy } from './restart-policy.ts';
 
 export { grpcServing } from './readiness.ts';
 
@@ -38,7 +38,7 @@ export type SuiteOptions = {
    * each time told to `onProgress`); `onGiveUp` hears of one that keeps exiting. Off: a service that
    * exits stays down, for the caller to notice (`processes`).
    */
-  supervise?: { onGiveUp: (message: string) => void };
+  supervise?: { onGiveUp: (message: string) => void; policy?: RestartPolicy };
 };
 
 export type Suite = {
@@ -193,7 +193,13 @@ type Supervisor = { stop: () => void };
  * Starts a service again each time it exits on its own, after the delay the restart policy gives,
  * until the policy gives up on it. `progress` tells each step; `onGiveUp` the end.
  */
-function superviseService(service: Started, probe: () => Probe, logs: SuiteOptions['logs'], progress: (message: string) => void, onGiveUp: (message: string) => void): Supervisor {
+function superviseService(
+  service: Started,
+  probe: () => Probe,
+  logs: SuiteOptions['logs'],
+  progress: (message: string) => void,
+  { onGiveUp, policy = RESTART_POLICY }: NonNullable<SuiteOptions['supervise']>,
+): Supervisor {
   const restarts: number[] = [];
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
@@ -206,10 +212,10 @@ function superviseService(service: Started, probe: () => Probe, logs: SuiteOptio
       await service.closed;
       const said = causeOfExit(service);
       const cause = said === SAID_NOTHING ? howItEnded(child) : `${howItEnded(child)}: ${said}`;
-      const decision = decideRestart(restarts, Date.now());
+      const decision = decideRestart(restarts, Date.now(), policy);
       if (!decision.restart) {
         stopped = true;
-        onGiveUp(`${service.name} keeps stopping (${decision.recent + 1} times within ${RESTART_POLICY.windowMs / 1000} s, last with ${cause})${log}`);
+        onGiveUp(`${service.name} keeps stopping (${decision.recent + 1} times within ${policy.windowMs / 1000} s, last with ${cause})${log}`);
         return;
       }
       progress(`${service.name} stopped (${cause}); starting it again in ${(decision.delayMs / 1000).toFixed(1)} s`);
@@ -319,7 +325,7 @@ export async function startSuite(options: SuiteOptions = {}): Promise<Suite> {
     };
     const [demoPrivateKey] = await Promise.all([seed(databaseUrl, dataDir, progress), ...started.map(ready)]);
     const supervisors = options.supervise
-      ? started.map((service) => superviseService(service, probes[service.name], options.logs, progress, options.supervise!.onGiveUp))
+      ? started.map((service) => superviseService(service, probes[service.name], options.logs, progress, options.supervise!))
       : [];
 
     const suiteFile = join(dataDir, SUITE_FILE);

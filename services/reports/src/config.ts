@@ -11,6 +11,12 @@ export const ReportsEnv = GrpcServiceEnv.extend({
   PROJECTOR_ENABLED: z.enum(['true', 'false']).default('true').describe('run the outbox projector in this replica'),
   PROJECTOR_BATCH_SIZE: z.coerce.number().int().min(1).default(500).describe('outbox events applied per transaction'),
   PROJECTOR_IDLE_MS: z.coerce.number().int().min(1).default(100).describe('pause between polls when there is nothing to apply'),
+  PROJECTOR_ANALYZE_EVERY_MS: z.coerce
+    .number()
+    .int()
+    .min(100)
+    .default(10_000)
+    .describe('how often, when idle, the projector analyzes read-model tables changed by more than a tenth (each at most this often)'),
   DB_POOL_MAX: z.coerce.number().int().min(1).default(10).describe('largest number of database connections (each pool)'),
 });
 

@@ -30,7 +30,7 @@ export const CHANGES_CHANNEL = 'rex_changes';
  * and the cursor move commit together: a replica that dies mid-batch leaves
  * both as they were.
  */
-export async function applyBatch(db: Pool, batchSize: number): Promise<number> {
+export async function applyBatch(db: Pool, batchSize: number, statistics: StatisticsCheck = { everyMs: 10_000, next: 0 }): Promise<number> {
   return withTransaction(db, async (client) => {
     const { rows: cursor } = await client.query<{ txid: string; event_id: string }>(
       "SELECT txid::text, event_id FROM reports.projector_cursor WHERE name = 'outbox' FOR UPDATE SKIP LOCKED",
@@ -44,7 +44,7 @@ export async function applyBatch(db: Pool, batchSize: number): Promise<number> {
       [cursor[0].txid, cursor[0].event_id, batchSize],
     );
     if (!events.length) {
-      await analyzeChangedTables(client);
+      await analyzeChangedTables(client, statistics);
       return fillAttributeValues(client);
     }
     const idsOf = (entity: string) => [...new Set(events.filter((e) => e.entity === entity).map((e) => e.entity_id))];
@@ -86,23 +86,24 @@ async function fillAttributeValues(client: PoolClient, batchSize = 500): Promise
   return 0;
 }
 
+/** How often the projector looks at the read model's statistics, and when it looks next. */
+export type StatisticsCheck = { everyMs: number; next: number };
+
 /**
  * The read model's statistics follow its rows even where the server's autovacuum is off or behind:
  * when idle, the projector analyzes each table it has changed by more than a tenth since the last
- * analysis (at most every 10 s each). Report plans go quadratic on a table the planner takes for
- * empty.
+ * analysis (at most once per PROJECTOR_ANALYZE_EVERY_MS each). Report plans go quadratic on a table
+ * the planner takes for empty.
  */
-const ANALYZE_EVERY_MS = 10_000;
-let nextAnalyzeCheck = 0;
-
-async function analyzeChangedTables(client: PoolClient): Promise<void> {
+async function analyzeChangedTables(client: PoolClient, check: StatisticsCheck): Promise<void> {
   // Idle polls come every PROJECTOR_IDLE_MS; the statistics are looked at far less often.
-  if (Date.now() < nextAnalyzeCheck) return;
-  nextAnalyzeCheck = Date.now() + ANALYZE_EVERY_MS;
+  if (Date.now() < check.next) return;
+  check.next = Date.now() + check.everyMs;
   const { rows } = await client.query<{ name: string }>(
     `SELECT quote_ident(relname) AS name FROM pg_stat_user_tables
       WHERE schemaname = 'reports' AND n_mod_since_analyze > 500 + n_live_tup / 10
-        AND coalesce(greatest(last_analyze, last_autoanalyze), '-infinity') < now() - interval '10 seconds'`,
+        AND coalesce(greatest(last_analyze, last_autoanalyze), '-infinity') < now() - make_interval(secs => $1::float8 / 1000)`,
+    [check.everyMs],
   );
   for (const { name } of rows) await client.query(`ANALYZE reports.${name}`);
 }
@@ -119,15 +120,16 @@ export async function measureLag(db: Pool): Promise<void> {
 }
 
 /** Runs the projector until stopped: batches back to back while there is work, a short pause when idle. */
-export function startProjector(db: Pool, logger: Logger, options: { batchSize: number; idleMs: number }) {
+export function startProjector(db: Pool, logger: Logger, options: { batchSize: number; idleMs: number; analyzeEveryMs: number }) {
   let stopped = false;
+  const statistics: StatisticsCheck = { everyMs: options.analyzeEveryMs, next: 0 };
   let running: Promise<void> = Promise.resolve();
   let lastLagCheck = 0;
   const loop = async () => {
     while (!stopped) {
       let applied = 0;
       try {
-        applied = await applyBatch(db, options.batchSize);
+        applied = await applyBatch(db, options.batchSize, statistics);
         if (Date.now() - lastLagCheck > 1_000) {
           lastLagCheck = Date.now();
           await measureLag(db);

@@ -22,7 +22,7 @@ export function startReportsServer(config: ReportsConfig, logger: Logger): Promi
   // Long-polling feed readers wake when the projector (in whichever replica) commits a batch; a lost notification costs at most a second.
   const changeSignal = new ChangeSignal();
   const changeListener = followNotifications({ url: config.DATABASE_URL, channel: CHANGES_CHANNEL, onChange: () => changeSignal.wake(), logger });
-  const projector = { name: 'projector', start: () => startProjector(pools.write, logger, { batchSize: config.PROJECTOR_BATCH_SIZE, idleMs: config.PROJECTOR_IDLE_MS }) };
+  const projector = { name: 'projector', start: () => startProjector(pools.write, logger, { batchSize: config.PROJECTOR_BATCH_SIZE, idleMs: config.PROJECTOR_IDLE_MS, analyzeEveryMs: config.PROJECTOR_ANALYZE_EVERY_MS }) };
   return serveGrpc<ReportsServiceHandlers>({
     definition: reportsV1.ReportsService.service,
     handlers: { ...reportHandlers(catalogue, pools, config.REPORT_COUNT_LIMIT), ...exchangeHandlers(pools.read), ...changeHandlers(pools.read, changeSignal) },
