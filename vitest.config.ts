@@ -4,6 +4,8 @@ export default defineConfig({
   test: {
     // With --coverage, the reporter below adds what the service processes of the e2e tier ran.
     reporters: ['default', './scripts/coverage-reporter.ts'],
+    // Two workers even on two cores: unit and component files wait on databases and sockets as much as on the CPU.
+    maxWorkers: 2,
     coverage: {
       provider: 'v8',
       include: ['services/*/src/**/*.ts', 'libs/*/src/**/*.ts'],
@@ -15,7 +17,14 @@ export default defineConfig({
       thresholds: { 'services/**': { lines: 85 }, 'libs/**': { lines: 85 } },
     },
     projects: [
-      { extends: true, test: { name: 'unit', include: ['libs/*/test/**/*.test.ts', 'services/*/test/**/*.test.ts', 'tools/*/test/**/*.test.ts', 'scripts/test/**/*.test.ts'] } },
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['libs/*/test/**/*.test.ts', 'services/*/test/**/*.test.ts', 'tools/*/test/**/*.test.ts', 'scripts/test/**/*.test.ts'],
+          exclude: ['services/*/test/component/**', '**/node_modules/**'],
+        },
+      },
       {
         // Each service in the test's own process, over a real gRPC server and a database of the file's own.
         extends: true,
@@ -36,6 +45,10 @@ export default defineConfig({
           testTimeout: 30_000,
           hookTimeout: 120_000,
           fileParallelism: false,
+          // After the unit and component files (a project of one worker runs in a group of its own).
+          sequence: { groupOrder: 1 },
+          // One worker runs the files one after another without importing the support modules anew for each.
+          isolate: false,
         },
       },
     ],

@@ -1,5 +1,5 @@
 // A minimal OTLP/HTTP (JSON) trace receiver on loopback: the services export
-// their spans here during the e2e run, and tests read them back with GET /spans.
+// their spans here during the e2e run, and tests read a trace's back with GET /spans?traceId=….
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -17,8 +17,10 @@ type OtlpExport = {
 export async function startOtlpReceiver(): Promise<{ url: string; server: Server }> {
   const spans: ReceivedSpan[] = [];
   const server = createServer((req, res) => {
-    if (req.method === 'GET' && req.url === '/spans') {
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(spans));
+    const url = new URL(req.url ?? '/', 'http://receiver');
+    if (req.method === 'GET' && url.pathname === '/spans') {
+      const traceId = url.searchParams.get('traceId');
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(traceId ? spans.filter((span) => span.traceId === traceId) : spans));
       return;
     }
     const chunks: Buffer[] = [];

@@ -21,6 +21,26 @@ export function tracingConfigured(env: NodeJS.ProcessEnv = process.env): boolean
   return Boolean(env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? env.OTEL_EXPORTER_OTLP_ENDPOINT);
 }
 
+const BATCH_VARIABLES = {
+  scheduledDelayMillis: 'OTEL_BSP_SCHEDULE_DELAY',
+  exportTimeoutMillis: 'OTEL_BSP_EXPORT_TIMEOUT',
+  maxQueueSize: 'OTEL_BSP_MAX_QUEUE_SIZE',
+  maxExportBatchSize: 'OTEL_BSP_MAX_EXPORT_BATCH_SIZE',
+} as const;
+
+/**
+ * The batch span processor's settings from the standard OTEL_BSP_* variables, which the SDK's
+ * processor no longer reads itself; a variable that is not a whole number keeps the SDK's default.
+ */
+export function batchSettings(env: NodeJS.ProcessEnv = process.env): Partial<Record<keyof typeof BATCH_VARIABLES, number>> {
+  const settings: Partial<Record<keyof typeof BATCH_VARIABLES, number>> = {};
+  for (const [option, variable] of Object.entries(BATCH_VARIABLES) as [keyof typeof BATCH_VARIABLES, string][]) {
+    const value = env[variable];
+    if (value !== undefined && /^\d{1,9}$/.test(value.trim())) settings[option] = Number(value);
+  }
+  return settings;
+}
+
 /**
  * Starts OpenTelemetry with the instrumentations rex relies on. Spans are
  * exported over OTLP when OTEL_EXPORTER_OTLP_ENDPOINT (or the traces variant)
@@ -51,7 +71,7 @@ export async function startTracing(exporter?: SpanExporter): Promise<void> {
   const spanProcessors: SpanProcessor[] = [];
   const endpoint = process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? process.env.OTEL_EXPORTER_OTLP_ENDPOINT;
   if (exporter) spanProcessors.push(new BatchSpanProcessor({ exporter, scheduledDelayMillis: 100 }));
-  else if (endpoint) spanProcessors.push(new BatchSpanProcessor({ exporter: new OTLPTraceExporter() }));
+  else if (endpoint) spanProcessors.push(new BatchSpanProcessor({ exporter: new OTLPTraceExporter(), ...batchSettings() }));
   sdk = new NodeSDK({
     serviceName: process.env.OTEL_SERVICE_NAME ?? serviceOfEntrypoint(),
     spanProcessors,

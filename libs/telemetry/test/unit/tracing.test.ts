@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { serviceOfEntrypoint, tracingConfigured } from '../../src/tracing.ts';
+import { batchSettings, serviceOfEntrypoint, tracingConfigured } from '../../src/tracing.ts';
 
 describe('tracing settings', () => {
   it('when OTEL_SERVICE_NAME is not set, then spans are named after the service whose entry point runs (as an image starts it, or npm start)', () => {
@@ -14,5 +14,16 @@ describe('tracing settings', () => {
     expect(tracingConfigured({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://collector:4318/v1/traces' })).toBe(true);
     expect(tracingConfigured({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_SDK_DISABLED: 'true' })).toBe(false);
     expect(tracingConfigured({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_TRACES_EXPORTER: 'none' })).toBe(false);
+  });
+
+  it('when the standard OTEL_BSP_* variables are set, then the batch processor takes them; one that is not a whole number keeps its default', () => {
+    expect(batchSettings({ OTEL_BSP_SCHEDULE_DELAY: '100', OTEL_BSP_EXPORT_TIMEOUT: '2000', OTEL_BSP_MAX_QUEUE_SIZE: '4096', OTEL_BSP_MAX_EXPORT_BATCH_SIZE: '256' })).toEqual({
+      scheduledDelayMillis: 100,
+      exportTimeoutMillis: 2000,
+      maxQueueSize: 4096,
+      maxExportBatchSize: 256,
+    });
+    expect(batchSettings({ OTEL_BSP_SCHEDULE_DELAY: 'soon', OTEL_BSP_MAX_QUEUE_SIZE: '-1', OTEL_BSP_EXPORT_TIMEOUT: '' })).toEqual({});
+    expect(batchSettings({})).toEqual({});
   });
 });
