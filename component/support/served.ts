@@ -37,15 +37,19 @@ export function settings<S extends z.ZodType>(schema: S, env: Record<string, str
 export const silentLogger = (service: string): Logger => createLogger(service, 'silent');
 
 /**
- * Serves a service for this file's tests, once it reports SERVING (its migrations ran),
- * and stops it (draining) after them.
+ * Serves a service for this file's tests, once it is ready — by default once its
+ * gRPC health says SERVING (its migrations ran) — and stops it (draining) after them.
  */
-export async function serve(service: string, start: () => Promise<ServedGrpc>): Promise<ServedGrpc> {
+export async function serve(
+  service: string,
+  start: () => Promise<ServedGrpc>,
+  ready: (port: number) => Promise<boolean> = (port) => grpcServing(`127.0.0.1:${port}`, service),
+): Promise<ServedGrpc> {
   const served = await start();
   cleanUps.push(() => served.stop());
   await vi.waitFor(
     async () => {
-      if (!(await grpcServing(`127.0.0.1:${served.port}`, service))) throw new Error(`${service} is not serving`);
+      if (!(await ready(served.port))) throw new Error(`${service || 'the service'} is not ready`);
     },
     { timeout: 20_000, interval: 50 },
   );
