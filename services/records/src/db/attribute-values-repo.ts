@@ -35,6 +35,22 @@ export function insertAttributeValues(entity: keyof typeof VALUE_TABLES, rows: s
   return `INSERT INTO ${table} (${key}, attribute_id, text_value, int_value, float_value, date_start, date_end, date_type) ${rows}`;
 }
 
+/**
+ * The live attribute values of each `entity` record the SELECT reads (as `alias`), as one JSON
+ * array of StoredAttributeValue: the `attribute_values` column of every record read.
+ */
+export function attributeValuesColumn(entity: keyof typeof VALUE_TABLES, alias: string): string {
+  const { table, key } = VALUE_TABLES[entity];
+  return `(SELECT json_agg(json_build_object('attribute_id', v.attribute_id::text, 'value_id', v.id::text, 'caption', a.caption,
+                 'data_type', a.data_type, 'multi_value', a.multi_value, 'text_value', v.text_value,
+                 'int_value', v.int_value::text, 'float_value', v.float_value, 'date_start', v.date_start, 'date_end', v.date_end,
+                 'date_type', v.date_type, 'term', term.term) ORDER BY v.attribute_id, v.id)
+            FROM ${table} v
+            JOIN records.attributes a ON a.id = v.attribute_id
+            LEFT JOIN records.attribute_terms term ON a.data_type = 'L' AND term.id = v.int_value
+           WHERE v.${key} = ${alias}.id AND NOT v.deleted) AS attribute_values`;
+}
+
 /** Stores attribute values; values of `replaced` attributes already stored are soft-deleted first. */
 export async function saveAttributeValues(
   client: PoolClient,

@@ -1,6 +1,6 @@
 import type { Pool, PoolClient } from '@rex/db';
 import type { Column } from '../domain/fields.ts';
-import type { StoredAttributeValue } from './attribute-values-repo.ts';
+import { attributeValuesColumn, type StoredAttributeValue } from './attribute-values-repo.ts';
 import { insertIdempotencyKey } from './idempotency-repo.ts';
 import { insertOutboxRows } from './outbox-repo.ts';
 import { iso } from './sql.ts';
@@ -11,14 +11,7 @@ const LOCATION_SELECT = `
          l.comment, l.external_key, upper(encode(l.centroid_geom, 'hex')) AS centroid_geom, upper(encode(l.boundary_geom, 'hex')) AS boundary_geom,
          l.location_type_id, CASE WHEN l.public THEN 't' ELSE 'f' END AS public, l.centroid_lat AS lat, l.centroid_lon AS lon,
          CASE WHEN l.deleted THEN 't' ELSE 'f' END AS deleted, l.website_id, l.xmin::text AS version,
-         (SELECT json_agg(json_build_object('attribute_id', v.attribute_id::text, 'value_id', v.id::text, 'caption', a.caption,
-                 'data_type', a.data_type, 'multi_value', a.multi_value, 'text_value', v.text_value,
-                 'int_value', v.int_value::text, 'float_value', v.float_value, 'date_start', v.date_start, 'date_end', v.date_end,
-                 'date_type', v.date_type, 'term', t.term) ORDER BY v.attribute_id, v.id)
-            FROM records.location_attribute_values v
-            JOIN records.attributes a ON a.id = v.attribute_id
-            LEFT JOIN records.attribute_terms t ON a.data_type = 'L' AND t.id = v.int_value
-           WHERE v.location_id = l.id AND NOT v.deleted) AS attribute_values
+         ${attributeValuesColumn('location', 'l')}
     FROM records.locations l`;
 
 export type LocationRow = Record<string, string | number | null | StoredAttributeValue[]> & {

@@ -1,5 +1,5 @@
 import type { Pool, PoolClient } from '@rex/db';
-import type { StoredAttributeValue } from './attribute-values-repo.ts';
+import { attributeValuesColumn, type StoredAttributeValue } from './attribute-values-repo.ts';
 import { iso } from './sql.ts';
 
 /** Every occurrence field of the API, formatted as the API returns it, with its taxon's names. */
@@ -14,14 +14,7 @@ const OCCURRENCE_SELECT = `
          CASE WHEN o.deleted THEN 't' ELSE 'f' END AS deleted,
          t.taxon, t.preferred_taxon, t.default_common_name, t.taxon_group, t.external_key AS taxa_taxon_list_external_key,
          o.xmin::text AS version,
-         (SELECT json_agg(json_build_object('attribute_id', v.attribute_id::text, 'value_id', v.id::text, 'caption', a.caption,
-                 'data_type', a.data_type, 'multi_value', a.multi_value, 'text_value', v.text_value,
-                 'int_value', v.int_value::text, 'float_value', v.float_value, 'date_start', v.date_start, 'date_end', v.date_end,
-                 'date_type', v.date_type, 'term', at.term) ORDER BY v.attribute_id, v.id)
-            FROM records.occurrence_attribute_values v
-            JOIN records.attributes a ON a.id = v.attribute_id
-            LEFT JOIN records.attribute_terms at ON a.data_type = 'L' AND at.id = v.int_value
-           WHERE v.occurrence_id = o.id AND NOT v.deleted) AS attribute_values
+         ${attributeValuesColumn('occurrence', 'o')}
     FROM records.occurrences o JOIN records.taxa t ON t.id = o.taxa_taxon_list_id`;
 
 export type OccurrenceRow = Record<string, string | number | null | StoredAttributeValue[]> & {

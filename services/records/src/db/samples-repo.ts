@@ -1,6 +1,6 @@
 import type { Pool, PoolClient } from '@rex/db';
 import type { StoredSample } from '../domain/samples.ts';
-import type { StoredAttributeValue } from './attribute-values-repo.ts';
+import { attributeValuesColumn, type StoredAttributeValue } from './attribute-values-repo.ts';
 import { iso } from './sql.ts';
 
 export type SampleOwnership = { id: string; website_id: string; created_by_id: string; deleted: boolean };
@@ -14,14 +14,7 @@ const SAMPLE_SELECT = `
          s.recorder_names, s.parent_id, s.input_form, s.group_id, s.privacy_precision, s.record_status,
          s.verified_by_id, ${iso('s.verified_on')} AS verified_on, s.licence_id,
          s.centroid_lat AS lat, s.centroid_lon AS lon, s.website_id AS owner_website_id, s.xmin::text AS version,
-         (SELECT json_agg(json_build_object('attribute_id', v.attribute_id::text, 'value_id', v.id::text, 'caption', a.caption,
-                 'data_type', a.data_type, 'multi_value', a.multi_value, 'text_value', v.text_value,
-                 'int_value', v.int_value::text, 'float_value', v.float_value, 'date_start', v.date_start, 'date_end', v.date_end,
-                 'date_type', v.date_type, 'term', t.term) ORDER BY v.attribute_id, v.id)
-            FROM records.sample_attribute_values v
-            JOIN records.attributes a ON a.id = v.attribute_id
-            LEFT JOIN records.attribute_terms t ON a.data_type = 'L' AND t.id = v.int_value
-           WHERE v.sample_id = s.id AND NOT v.deleted) AS attribute_values
+         ${attributeValuesColumn('sample', 's')}
     FROM records.samples s`;
 
 export type SampleRow = Record<string, string | number | null | StoredAttributeValue[]> & {
