@@ -7,7 +7,8 @@
 //   node bench/compare-trees.ts <tree A> <tree B> [pairs (6)]
 //   (each tree with its packages installed; DATABASE_URL's server on this machine, whose backends' CPU is counted as "postgres"; BENCH_CONNECTIONS, default 32; COMPARE_SECONDS, default 5, per run; COMPARE_KINDS, default "get,post";
 //   COMPARE_CPU_PROFILE_DIR=<dir> writes a V8 CPU profile of every process of tree A to <dir>/a and of B to <dir>/b;
-//   COMPARE_NODE_OPTIONS_A and _B give each suite's processes NODE_OPTIONS of their own, to compare settings on one tree)
+//   COMPARE_NODE_OPTIONS_A and _B give each suite's processes NODE_OPTIONS of their own, and COMPARE_ENV_A and _B (JSON
+//   objects) variables of their own, to compare settings on one tree — e.g. tracing on against off)
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -104,6 +105,7 @@ async function startTree(tree: string, label: string): Promise<Suite> {
       GATEWAY_PORT: String(port),
       REX_DATA_DIR: mkdtempSync(join(tmpdir(), `rex-compare-${label}-`)),
       LOG_LEVEL: 'warn',
+      ...(JSON.parse(process.env[`COMPARE_ENV_${label.toUpperCase()}`] ?? '{}') as Record<string, string>),
       NODE_OPTIONS: [
         process.env[`COMPARE_NODE_OPTIONS_${label.toUpperCase()}`] ?? '',
         PROFILE_DIR ? `--cpu-prof --cpu-prof-dir=${join(resolve(PROFILE_DIR), label)}` : '',

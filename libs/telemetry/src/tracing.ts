@@ -1,6 +1,7 @@
 // The OpenTelemetry SDK is loaded only when tracing starts: loading it costs
 // about a third of a second of CPU, which every process would otherwise pay
 // at start-up whether or not it exports a single span.
+import type { Instrumentation } from '@opentelemetry/instrumentation';
 import type { NodeSDK } from '@opentelemetry/sdk-node';
 import type { SpanExporter, SpanProcessor } from '@opentelemetry/sdk-trace';
 
@@ -42,6 +43,17 @@ export function batchSettings(env: NodeJS.ProcessEnv = process.env): Partial<Rec
 }
 
 /**
+ * The instrumentations to load: all but those OTEL_NODE_DISABLED_INSTRUMENTATIONS names
+ * (comma-separated: http, express, grpc, pg, pino), as the standard variable says.
+ */
+export function enabledInstrumentations<T>(made: Record<string, () => T>, env: NodeJS.ProcessEnv = process.env): T[] {
+  const disabled = new Set((env.OTEL_NODE_DISABLED_INSTRUMENTATIONS ?? '').split(',').map((name) => name.trim()).filter(Boolean));
+  return Object.entries(made)
+    .filter(([name]) => !disabled.has(name))
+    .map(([, make]) => make());
+}
+
+/**
  * Starts OpenTelemetry with the instrumentations rex relies on. Spans are
  * exported over OTLP when OTEL_EXPORTER_OTLP_ENDPOINT (or the traces variant)
  * is set; sampling follows the standard OTEL_TRACES_SAMPLER variables.
@@ -77,17 +89,18 @@ export async function startTracing(exporter?: SpanExporter): Promise<void> {
     spanProcessors,
     metricReaders: [],
     logRecordProcessors: [],
-    instrumentations: [
-      new HttpInstrumentation({
-        ignoreIncomingRequestHook: (req) => IGNORED_PATHS.has((req.url ?? '').split('?')[0]),
-        redactedQueryParamsServer: REDACTED_PARAMETERS,
-        redactedQueryParams: REDACTED_PARAMETERS,
-      }),
-      new ExpressInstrumentation(),
-      new GrpcInstrumentation({ ignoreGrpcMethods: ['Check', 'Watch'] }),
-      new PgInstrumentation(),
-      new PinoInstrumentation(),
-    ],
+    instrumentations: enabledInstrumentations<Instrumentation>({
+      http: () =>
+        new HttpInstrumentation({
+          ignoreIncomingRequestHook: (req) => IGNORED_PATHS.has((req.url ?? '').split('?')[0]),
+          redactedQueryParamsServer: REDACTED_PARAMETERS,
+          redactedQueryParams: REDACTED_PARAMETERS,
+        }),
+      express: () => new ExpressInstrumentation(),
+      grpc: () => new GrpcInstrumentation({ ignoreGrpcMethods: ['Check', 'Watch'] }),
+      pg: () => new PgInstrumentation(),
+      pino: () => new PinoInstrumentation(),
+    }),
   });
   sdk.start();
 }
