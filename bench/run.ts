@@ -8,6 +8,8 @@
 //   (e) POST /samples with 10 occurrences, each with 2 custom attribute values
 //   (f) GET /occurrences?limit=100: a page of the caller's own occurrences
 //   (r) a typical filtered report page over BENCH_REPORT_ROWS occurrences (default 100 000)
+//   (o) the same page as (r) through a gateway whose REPORTS_ADDR lists two reports replicas
+//       (round robin, as a headless Service gives them): req/s against (r), and each replica's share
 //   (s) a report of BENCH_STREAM_ROWS occurrences (default 1 000 000) streamed as CSV: rows/s and
 //       the peak resident memory of gateway and reports
 //   and the projector's p99 lag (outbox event written → applied) while (b) writes at full speed
@@ -36,7 +38,7 @@ import { startSuite } from '../scripts/suite.ts';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
-const ONLY = new Set((process.env.BENCH_ONLY ?? 'a,b,c,d,h,e,f,u,m,r,s,w').split(','));
+const ONLY = new Set((process.env.BENCH_ONLY ?? 'a,b,c,d,h,e,f,u,m,r,o,s,w').split(','));
 const REPORT_ROWS = Number(process.env.BENCH_REPORT_ROWS ?? 100_000);
 const STREAM_ROWS = Number(process.env.BENCH_STREAM_ROWS ?? 1_000_000);
 const FEED_CHANGES = Number(process.env.BENCH_FEED_CHANGES ?? 20_000);
@@ -56,6 +58,30 @@ async function load(name: string, options: autocannon.Options, expected = 200): 
   const unexpected = Object.entries(counts).reduce((sum, [status, { count }]) => sum + (Number(status) === expected ? 0 : count), 0);
   const statuses = Object.keys(counts).join('/');
   return { name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.timeouts + unexpected, statuses };
+}
+
+/** A service process of this checkout, as a cluster runs one more replica of it. */
+function startService(name: string, env: Record<string, string>): ChildProcess {
+  return spawn(process.execPath, ['--conditions=development', '--disable-warning=ExperimentalWarning', 'src/main.ts'], {
+    cwd: join(HERE, '..', 'services', name),
+    env: { ...process.env, LOG_LEVEL: 'warn', REX_CONFIG: join(HERE, 'rest.yaml'), ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+}
+
+/** Waits until `probe` holds (a started process answers), for at most a minute. */
+async function until(probe: () => Promise<boolean>, what: string): Promise<void> {
+  for (let waited = 0; !(await probe().catch(() => false)); waited += 100) {
+    if (waited > 60_000) throw new Error(`${what} did not start`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** RunReport calls a reports replica has answered OK, from its metrics. */
+async function reportsServed(metricsUrl: string): Promise<number> {
+  const text = await (await fetch(metricsUrl)).text();
+  const line = text.split('\n').find((l) => l.startsWith('grpc_server_handled_total{') && l.includes('grpc_method="RunReport"') && l.includes('grpc_code="OK"'));
+  return line ? Number(line.split(' ').pop()) : 0;
 }
 
 /** p99 of the projector's event delay histogram (upper bound of the bucket holding the 99th percentile). */
@@ -361,6 +387,7 @@ try {
 
   const reportResults: string[] = [];
   if (ONLY.has('r') || ONLY.has('s')) {
+    // (o) runs after (r), on its seeded read model.
     const explore = `${services}/reports/library/occurrences/filterable_explore_list.xml`;
     if (ONLY.has('r')) {
       say(`seeding ${REPORT_ROWS} occurrences into the read model`);
@@ -371,6 +398,30 @@ try {
         headers,
       });
       reportResults.push(`| ${result.name} | ${result.rps.toFixed(0)} | ${result.p50} | ${result.p99} | ${result.errors} |`);
+      if (ONLY.has('o')) {
+        const [replicaPort, replicaMetricsPort, gatewayPort] = [await freePort(), await freePort(), await freePort()];
+        const secret = { INTERNAL_AUTH_SECRET: suite.internalSecret, DATABASE_URL: databaseUrl };
+        children.push(startService('reports', { ...secret, GRPC_PORT: String(replicaPort), METRICS_PORT: String(replicaMetricsPort), PROJECTOR_ENABLED: 'false' }));
+        children.push(
+          startService('gateway', {
+            ...secret,
+            GATEWAY_PORT: String(gatewayPort),
+            METRICS_PORT: '0',
+            RECORDS_ADDR: suite.recordsAddress,
+            REPORTS_ADDR: `ipv4:${suite.reportsAddress},127.0.0.1:${replicaPort}`,
+          }),
+        );
+        await until(async () => (await fetch(`http://127.0.0.1:${gatewayPort}/readyz`)).ok, 'the gateway of two reports replicas');
+        const replicas = [`http://127.0.0.1:${reportsMetricsPort}/metrics`, `http://127.0.0.1:${replicaMetricsPort}/metrics`];
+        await until(async () => (await fetch(replicas[1])).ok, 'the second reports replica');
+        const page = `/reports/library/occurrences/filterable_explore_list.xml?taxa_taxon_list_id=1&date_from=2021-03-01&date_to=2021-03-31&limit=100`;
+        const before = await Promise.all(replicas.map(reportsServed));
+        const two = await load('(o) the same page, two reports replicas', { url: `http://127.0.0.1:${gatewayPort}/index.php/services/rest${page}`, headers });
+        const served = (await Promise.all(replicas.map(reportsServed))).map((count, i) => count - before[i]);
+        const total = served.reduce((sum, count) => sum + count, 0) || 1;
+        const shares = served.map((count) => `${((100 * count) / total).toFixed(0)} %`).join(' / ');
+        reportResults.push(`| ${two.name} (shares ${shares}; ${(two.rps / result.rps).toFixed(2)} × (r)) | ${two.rps.toFixed(0)} | ${two.p50} | ${two.p99} | ${two.errors} |`);
+      }
     }
     if (ONLY.has('s')) {
       say(`seeding up to ${STREAM_ROWS} occurrences into the read model`);
