@@ -2,7 +2,7 @@ import { withTransaction, type Pool, type PoolClient } from '@rex/db';
 import type { Logger } from '@rex/logger';
 import { prom, use } from '@rex/telemetry';
 import { appendChanges } from './db/changes-repo.ts';
-import { refreshAssociations, refreshComments, refreshLocations, refreshOccurrences, refreshOccurrencesOfSamples, refreshSamples } from './db/read-model.ts';
+import { refreshAssociations, refreshComments, refreshLocations, refreshOccurrences, refreshSamples, withOccurrencesOfSamples } from './db/read-model.ts';
 
 const eventsApplied = use(new prom.Counter({ name: 'reports_projector_events_applied_total', help: 'Outbox events applied to the read model', registers: [] }));
 const eventsBehind = use(new prom.Gauge({ name: 'reports_projector_events_behind', help: 'Outbox events not yet applied', registers: [] }));
@@ -50,8 +50,7 @@ export async function applyBatch(db: Pool, batchSize: number, statistics: Statis
     const idsOf = (entity: string) => [...new Set(events.filter((e) => e.entity === entity).map((e) => e.entity_id))];
     const samples = idsOf('sample');
     await refreshSamples(client, samples);
-    await refreshOccurrences(client, idsOf('occurrence'));
-    await refreshOccurrencesOfSamples(client, samples);
+    await refreshOccurrences(client, await withOccurrencesOfSamples(client, samples, idsOf('occurrence')));
     await refreshLocations(client, idsOf('location'));
     await refreshComments(client, idsOf('occurrence_comment'));
     await refreshAssociations(client, idsOf('occurrence_association'));

@@ -125,18 +125,19 @@ export async function refreshOccurrences(client: PoolClient, ids: string[]): Pro
   );
 }
 
-/** Occurrences carry their sample's date, place and survey: a changed sample refreshes them. */
-export async function refreshOccurrencesOfSamples(client: PoolClient, sampleIds: string[]): Promise<void> {
-  if (!sampleIds.length) return;
+/**
+ * Occurrences carry their sample's date, place and survey: a changed sample refreshes them. The
+ * occurrences of `sampleIds` (as records and the read model hold them) joined with `occurrenceIds`,
+ * so that an occurrence changed together with its sample is refreshed once.
+ */
+export async function withOccurrencesOfSamples(client: PoolClient, sampleIds: string[], occurrenceIds: string[]): Promise<string[]> {
+  if (!sampleIds.length) return occurrenceIds;
   const { rows } = await client.query<{ id: string }>(
     `SELECT id FROM records.occurrences WHERE sample_id = ANY($1::bigint[])
      UNION SELECT id FROM reports.occurrences WHERE sample_id = ANY($1::bigint[])`,
     [sampleIds],
   );
-  await refreshOccurrences(
-    client,
-    rows.map((row) => row.id),
-  );
+  return [...new Set([...occurrenceIds, ...rows.map((row) => row.id)])];
 }
 
 export async function refreshLocations(client: PoolClient, ids: string[]): Promise<void> {
