@@ -101,11 +101,11 @@ async function startTree(tree: string, label: string): Promise<Suite> {
     cwd: tree,
     env: {
       ...process.env,
+      ...(JSON.parse(process.env[`COMPARE_ENV_${label.toUpperCase()}`] ?? '{}') as Record<string, string>),
       DATABASE_URL: databaseUrl,
       GATEWAY_PORT: String(port),
       REX_DATA_DIR: mkdtempSync(join(tmpdir(), `rex-compare-${label}-`)),
       LOG_LEVEL: 'warn',
-      ...(JSON.parse(process.env[`COMPARE_ENV_${label.toUpperCase()}`] ?? '{}') as Record<string, string>),
       NODE_OPTIONS: [
         process.env[`COMPARE_NODE_OPTIONS_${label.toUpperCase()}`] ?? '',
         PROFILE_DIR ? `--cpu-prof --cpu-prof-dir=${join(resolve(PROFILE_DIR), label)}` : '',

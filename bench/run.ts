@@ -34,7 +34,7 @@ import { createDatabase, createPool, dropDatabase, freePort, removeDataDirectory
 import { DEMO, importFixtures, parseFixtures } from '@rex/admin';
 import { SignJWT, importPKCS8 } from 'jose';
 import { demoToken } from '../scripts/demo-token.ts';
-import { startSuite } from '../scripts/suite.ts';
+import { grpcServing, startSuite } from '../scripts/suite.ts';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
@@ -413,7 +413,7 @@ try {
         );
         await until(async () => (await fetch(`http://127.0.0.1:${gatewayPort}/readyz`)).ok, 'the gateway of two reports replicas');
         const replicas = [`http://127.0.0.1:${reportsMetricsPort}/metrics`, `http://127.0.0.1:${replicaMetricsPort}/metrics`];
-        await until(async () => (await fetch(replicas[1])).ok, 'the second reports replica');
+        await until(() => grpcServing(`127.0.0.1:${replicaPort}`, 'reports.v1.ReportsService'), 'the second reports replica');
         const page = `/reports/library/occurrences/filterable_explore_list.xml?taxa_taxon_list_id=1&date_from=2021-03-01&date_to=2021-03-31&limit=100`;
         const before = await Promise.all(replicas.map(reportsServed));
         const two = await load('(o) the same page, two reports replicas', { url: `http://127.0.0.1:${gatewayPort}/index.php/services/rest${page}`, headers });

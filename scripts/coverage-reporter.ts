@@ -41,18 +41,71 @@ export default class ServiceCoverageReporter implements Reporter {
     if (!this.enabled) return;
     const stop = (globalThis as Record<symbol, unknown>)[STOP_SUITE] as (() => Promise<void>) | undefined;
     await stop?.();
-    const map = coverage as { merge(data: unknown): void };
+    const map = coverage as CoverageMap;
     const sources = new Map<string, Promise<Source>>();
     let processes = 0;
+    const tally = { run: 0, matched: 0 };
     for (const scripts of serviceProcesses()) {
       processes++;
       for (const script of scripts) {
         if (!sources.has(script.url)) sources.set(script.url, readSource(script.url));
-        // Same file, same conversion: the maps of two processes have the same keys, and merging adds their counts.
-        map.merge(await toIstanbul(await sources.get(script.url)!, script));
+        const converted = await toIstanbul(await sources.get(script.url)!, script);
+        for (const [path, counted] of Object.entries(converted)) addCounts(map, path, counted, tally);
       }
     }
-    process.stderr.write(`[coverage] merged ${sources.size} source files run by ${processes} service processes\n`);
+    process.stderr.write(
+      `[coverage] merged ${sources.size} source files run by ${processes} service processes; ${tally.matched} of ${tally.run} statements they ran start where one of Vitest's does\n`,
+    );
+  }
+}
+
+type Position = { line: number; column: number };
+type Range = { start: Position; end: Position };
+/** A file's istanbul coverage, as Vitest's map holds it. */
+type FileData = {
+  statementMap: Record<string, Range>;
+  s: Record<string, number>;
+  fnMap: Record<string, { decl: Range; loc: Range }>;
+  f: Record<string, number>;
+  branchMap: Record<string, { loc: Range; locations: Range[] }>;
+  b: Record<string, number[]>;
+};
+type CoverageMap = { files(): string[]; fileCoverageFor(path: string): { data: FileData }; addFileCoverage(data: unknown): void };
+
+const at = ({ start }: Range) => `${start.line}:${start.column}`;
+
+/**
+ * Adds what a service process ran of `path` onto Vitest's own statements, functions and branches,
+ * matched by where each starts. Vitest's map keeps its shape, so every figure counts each statement
+ * once; a statement of the process's conversion that starts nowhere Vitest's does is left out, so
+ * the figures can read lower than the truth, never higher. A file Vitest has no map of is added whole.
+ */
+function addCounts(map: CoverageMap, path: string, counted: FileData, tally: { run: number; matched: number }): void {
+  if (!map.files().includes(path)) {
+    map.addFileCoverage(counted);
+    return;
+  }
+  const target = map.fileCoverageFor(path).data;
+  const statements = new Map(Object.entries(target.statementMap).map(([id, range]) => [at(range), id]));
+  for (const [id, range] of Object.entries(counted.statementMap)) {
+    if (!counted.s[id]) continue;
+    const match = statements.get(at(range));
+    tally.run++;
+    if (match === undefined) continue;
+    tally.matched++;
+    target.s[match] += counted.s[id];
+  }
+  // A function by where its name is, or else where it starts (the two conversions differ on some arrow functions).
+  const functions = new Map(Object.entries(target.fnMap).flatMap(([id, fn]) => [[`loc ${at(fn.loc)}`, id] as const, [at(fn.decl), id] as const]));
+  for (const [id, fn] of Object.entries(counted.fnMap)) {
+    const match = functions.get(at(fn.decl)) ?? functions.get(`loc ${at(fn.loc)}`);
+    if (match !== undefined && counted.f[id]) target.f[match] += counted.f[id];
+  }
+  const branches = new Map(Object.entries(target.branchMap).map(([id, branch]) => [at(branch.loc), id]));
+  for (const [id, branch] of Object.entries(counted.branchMap)) {
+    const match = branches.get(at(branch.loc));
+    if (match === undefined || target.b[match].length !== counted.b[id].length) continue;
+    counted.b[id].forEach((count, i) => (target.b[match][i] += count));
   }
 }
 
@@ -64,12 +117,29 @@ type Source = { code: string; ast: Awaited<ReturnType<typeof parseAstAsync>> };
 function* serviceProcesses(): Generator<ScriptCoverage[]> {
   for (const name of readdirSync(RAW)) {
     if (!name.endsWith('.json')) continue;
-    const result = (JSON.parse(readFileSync(join(RAW, name), 'utf8')) as { result: ScriptCoverage[] }).result;
+    const result = readProcessFile(join(RAW, name));
+    if (!result) continue;
     // A process that loaded Vitest is a test worker: Vitest's provider already counted what it ran
     // (its raw offsets are those of Vitest's transformed code, not of the file).
     if (result.some((script) => script.url.includes('/node_modules/vitest/'))) continue;
     yield result.filter((script) => isSource(script.url));
   }
+}
+
+/**
+ * A process writes its file as it exits; one that was only signalled may still be writing it:
+ * read again after a moment, then leave it out, saying so.
+ */
+function readProcessFile(file: string): ScriptCoverage[] | undefined {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      return (JSON.parse(readFileSync(file, 'utf8')) as { result: ScriptCoverage[] }).result;
+    } catch {
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 500);
+    }
+  }
+  process.stderr.write(`[coverage] left out ${file}: not complete JSON\n`);
+  return undefined;
 }
 
 function isSource(url: string): boolean {
@@ -86,6 +156,6 @@ async function readSource(url: string): Promise<Source> {
   return { code, ast: await parseAstAsync(code) };
 }
 
-function toIstanbul({ code, ast }: Source, script: ScriptCoverage) {
+async function toIstanbul({ code, ast }: Source, script: ScriptCoverage): Promise<Record<string, FileData>> {
   return astV8ToIstanbul({ code, ast, coverage: { url: script.url, functions: script.functions }, wrapperLength: 0 });
 }

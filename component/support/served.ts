@@ -2,6 +2,9 @@
 // database, the service's settings as its environment would give them, a typed
 // client signed as the gateway signs, and the clean-up of all three.
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type * as grpc from '@grpc/grpc-js';
 import { afterAll, expect, inject, vi } from 'vitest';
 import { parseEnv, type z } from '@rex/config';
@@ -14,11 +17,20 @@ import { grpcServing } from '../../scripts/readiness.ts';
 
 export const SECRET = randomBytes(24).toString('hex');
 
-/** What this file's tests set up, undone after them in reverse order (clients, servers, then databases). */
+/** What this file's tests set up, undone after them in reverse order (clients, servers, then databases), each whatever the others do. */
 const cleanUps: (() => unknown)[] = [];
 afterAll(async () => {
-  for (const cleanUp of cleanUps.reverse()) await cleanUp();
+  const failures: unknown[] = [];
+  for (const cleanUp of cleanUps.reverse()) await Promise.resolve().then(cleanUp).catch((error: unknown) => failures.push(error));
+  if (failures.length) throw new AggregateError(failures, 'cleaning up after the component tests failed');
 });
+
+/** A temporary directory of this file's own, removed after its tests. */
+export function temporaryDirectory(name: string): string {
+  const dir = mkdtempSync(join(tmpdir(), `rex-component-${name}-`));
+  cleanUps.push(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
 
 /** A database of this test file's own, dropped after its tests. */
 export async function freshDatabase(service: string): Promise<string> {

@@ -30,7 +30,7 @@ export const CHANGES_CHANNEL = 'rex_changes';
  * and the cursor move commit together: a replica that dies mid-batch leaves
  * both as they were.
  */
-export async function applyBatch(db: Pool, batchSize: number, statistics: StatisticsCheck = { everyMs: 10_000, next: 0 }): Promise<number> {
+export async function applyBatch(db: Pool, batchSize: number, statistics: StatisticsCheck): Promise<number> {
   return withTransaction(db, async (client) => {
     const { rows: cursor } = await client.query<{ txid: string; event_id: string }>(
       "SELECT txid::text, event_id FROM reports.projector_cursor WHERE name = 'outbox' FOR UPDATE SKIP LOCKED",

@@ -2,9 +2,6 @@
 // storage: uploads into the queue, claims by a submission, and downloads whole,
 // in part and as smaller images, refused to whoever may not have them.
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { mediaV1, type AuthContext, type DownloadChunk__Output, type DownloadHead__Output, type DownloadRequest, type MediaServiceClient, type QueuedFile__Output, type UploadRequest } from '@rex/protos';
@@ -12,7 +9,7 @@ import { loadRestConfig } from '@rex/rest-config';
 import { png } from '../../../../scripts/images-in-memory.ts';
 import { MediaEnv } from '../../src/config.ts';
 import { startMediaServer } from '../../src/server.ts';
-import { clientOf, failure, freshDatabase, serve, settings, silentLogger, userOf } from '../../../../component/support/served.ts';
+import { clientOf, failure, freshDatabase, serve, settings, silentLogger, temporaryDirectory, userOf } from '../../../../component/support/served.ts';
 
 const uploader = userOf(1, 10);
 const stranger = userOf(2, 20);
@@ -46,7 +43,7 @@ const photo = png(640, 480);
 
 beforeAll(async () => {
   const databaseUrl = await freshDatabase('media');
-  const dataDir = mkdtempSync(join(tmpdir(), 'rex-component-media-'));
+  const dataDir = temporaryDirectory('media');
   const config = settings(MediaEnv, { DATABASE_URL: databaseUrl, MIGRATE_ON_START: 'true', REX_DATA_DIR: dataDir });
   const served = await serve('media.v1.MediaService', () => startMediaServer(config, loadRestConfig(), silentLogger('media')));
   media = clientOf<MediaServiceClient>(mediaV1.MediaService, served);

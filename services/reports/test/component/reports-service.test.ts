@@ -86,7 +86,7 @@ beforeAll(async () => {
   confidentialOccurrence = mine.occurrences[2];
   colleaguesOccurrence = (await createSample(colleague, [{ taxa_taxon_list_id: '4' }])).occurrences[0];
   // The projector applies the outbox in the background.
-  await vi.waitFor(async () => expect(await occurrenceIds(owner)).toEqual(ownOccurrences), { timeout: 15_000, interval: 50 });
+  await vi.waitFor(async () => expect(await occurrenceIds(reporter)).toEqual([...ownOccurrences, colleaguesOccurrence].sort()), { timeout: 15_000, interval: 50 });
 });
 
 describe('running a report', () => {

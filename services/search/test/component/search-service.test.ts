@@ -1,10 +1,9 @@
 // SearchService in this process, over a real gRPC server (it keeps nothing, so it
 // has no database), in front of a stand-in index on loopback: what reaches the index, filtered for the caller, and what
 // never does.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,7 +11,7 @@ import { searchV1, type ForwardChunk__Output, type ForwardRequest, type SearchSe
 import { loadRestConfig } from '@rex/rest-config';
 import { SearchEnv } from '../../src/config.ts';
 import { startSearchServer } from '../../src/server.ts';
-import { clientOf, serve, settings, silentLogger, userOf } from '../../../../component/support/served.ts';
+import { clientOf, serve, settings, silentLogger, temporaryDirectory, userOf } from '../../../../component/support/served.ts';
 
 type Received = { method: string; url: string; body: string };
 
@@ -53,7 +52,7 @@ const json = (value: unknown) => Buffer.from(JSON.stringify(value));
 
 beforeAll(async () => {
   const url = await startIndex();
-  const configFile = join(mkdtempSync(join(tmpdir(), 'rex-component-search-')), 'rest.json');
+  const configFile = join(temporaryDirectory('search'), 'rest.json');
   writeFileSync(
     configFile,
     JSON.stringify({
