@@ -45,12 +45,13 @@ export default class ServiceCoverageReporter implements Reporter {
     const sources = new Map<string, Promise<Source>>();
     let processes = 0;
     const tally = { run: 0, matched: 0 };
+    const targets = new Map<string, Target>();
     for (const scripts of serviceProcesses()) {
       processes++;
       for (const script of scripts) {
         if (!sources.has(script.url)) sources.set(script.url, readSource(script.url));
         const converted = await toIstanbul(await sources.get(script.url)!, script);
-        for (const [path, counted] of Object.entries(converted)) addCounts(map, path, counted, tally);
+        for (const [path, counted] of Object.entries(converted)) addCounts(map, targets, path, counted, tally);
       }
     }
     process.stderr.write(
@@ -74,38 +75,52 @@ type CoverageMap = { files(): string[]; fileCoverageFor(path: string): { data: F
 
 const at = ({ start }: Range) => `${start.line}:${start.column}`;
 
+/** Vitest's coverage of one file, with its statements, functions and branches by where each starts. */
+type Target = { data: FileData; statements: Map<string, string>; functions: Map<string, string>; branches: Map<string, string> };
+
+function targetOf(data: FileData): Target {
+  return {
+    data,
+    statements: new Map(Object.entries(data.statementMap).map(([id, range]) => [at(range), id])),
+    // A function by where its name is, or else where it starts (the two conversions differ on some arrow functions).
+    functions: new Map(Object.entries(data.fnMap).flatMap(([id, fn]) => [[`loc ${at(fn.loc)}`, id] as const, [at(fn.decl), id] as const])),
+    branches: new Map(Object.entries(data.branchMap).map(([id, branch]) => [at(branch.loc), id])),
+  };
+}
+
 /**
  * Adds what a service process ran of `path` onto Vitest's own statements, functions and branches,
  * matched by where each starts. Vitest's map keeps its shape, so every figure counts each statement
  * once; a statement of the process's conversion that starts nowhere Vitest's does is left out, so
  * the figures can read lower than the truth, never higher. A file Vitest has no map of is added whole.
  */
-function addCounts(map: CoverageMap, path: string, counted: FileData, tally: { run: number; matched: number }): void {
-  if (!map.files().includes(path)) {
-    map.addFileCoverage(counted);
-    return;
+function addCounts(map: CoverageMap, targets: Map<string, Target>, path: string, counted: FileData, tally: { run: number; matched: number }): void {
+  let target = targets.get(path);
+  if (!target) {
+    if (!map.files().includes(path)) {
+      map.addFileCoverage(counted);
+      return;
+    }
+    target = targetOf(map.fileCoverageFor(path).data);
+    targets.set(path, target);
   }
-  const target = map.fileCoverageFor(path).data;
-  const statements = new Map(Object.entries(target.statementMap).map(([id, range]) => [at(range), id]));
+  const { data, statements, functions, branches } = target;
   for (const [id, range] of Object.entries(counted.statementMap)) {
     if (!counted.s[id]) continue;
     const match = statements.get(at(range));
     tally.run++;
     if (match === undefined) continue;
     tally.matched++;
-    target.s[match] += counted.s[id];
+    data.s[match] += counted.s[id];
   }
-  // A function by where its name is, or else where it starts (the two conversions differ on some arrow functions).
-  const functions = new Map(Object.entries(target.fnMap).flatMap(([id, fn]) => [[`loc ${at(fn.loc)}`, id] as const, [at(fn.decl), id] as const]));
   for (const [id, fn] of Object.entries(counted.fnMap)) {
     const match = functions.get(at(fn.decl)) ?? functions.get(`loc ${at(fn.loc)}`);
-    if (match !== undefined && counted.f[id]) target.f[match] += counted.f[id];
+    if (match !== undefined && counted.f[id]) data.f[match] += counted.f[id];
   }
-  const branches = new Map(Object.entries(target.branchMap).map(([id, branch]) => [at(branch.loc), id]));
   for (const [id, branch] of Object.entries(counted.branchMap)) {
     const match = branches.get(at(branch.loc));
-    if (match === undefined || target.b[match].length !== counted.b[id].length) continue;
-    counted.b[id].forEach((count, i) => (target.b[match][i] += count));
+    if (match === undefined || data.b[match].length !== counted.b[id].length) continue;
+    counted.b[id].forEach((count, i) => (data.b[match][i] += count));
   }
 }
 
