@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createDatabase, dropDatabase, freePort, removeDataDirectory, startEmbeddedPostgres, type EmbeddedDatabase } from '@rex/db';
+import { chartNodeOptions } from '../chart-node-options.ts';
 import { demoToken } from '../demo-token.ts';
 import { startSuite } from '../suite.ts';
 import { createTraffic, newWindow, percentile, type Window } from './load.ts';
@@ -49,24 +50,15 @@ const databaseUrl = await createDatabase(serverUrl, databaseName);
 const names = ['gateway', 'records', 'reports', 'media', 'search'] as const;
 const metricsPorts = Object.fromEntries(await Promise.all(names.map(async (name) => [name, await freePort()]))) as Record<(typeof names)[number], number>;
 say('starting the suite');
-// Each process runs with the NODE_OPTIONS its chart gives it by default: a heap limit of 75 % of the
-// memory limit (512 MiB for gateway, records and media, 768 MiB for report queries, 256 MiB for
-// search), and media's smaller young generation, so the garbage collector works as it does in a
-// cluster instead of growing into a 24 GiB machine.
-const NODE_OPTIONS = {
-  gateway: '--max-old-space-size=384',
-  records: '--max-old-space-size=384',
-  reports: '--max-old-space-size=576',
-  media: '--max-old-space-size=384 --max-semi-space-size=16',
-  search: '--max-old-space-size=192',
-};
+// Each process runs with the NODE_OPTIONS its chart gives it by default (heap limit and young
+// generation), so the garbage collector works as it does in a cluster instead of growing into this machine.
 const suite = await startSuite({
   dataDir,
   databaseUrl,
   metricsPorts,
   logs: join(dataDir, 'logs'),
   env: { LOG_LEVEL: 'warn', OTEL_SDK_DISABLED: 'true' },
-  serviceEnv: Object.fromEntries(names.map((name) => [name, { NODE_OPTIONS: NODE_OPTIONS[name] }])),
+  serviceEnv: Object.fromEntries(names.map((name) => [name, { NODE_OPTIONS: chartNodeOptions(name) }])),
 });
 const bearer = await demoToken(suite.demoPrivateKey);
 
