@@ -27,7 +27,7 @@ import { createHmac, generateKeyPairSync, randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -126,6 +126,16 @@ function rssMb(pid: number | undefined): number {
   } catch {
     return NaN;
   }
+}
+
+/** Each service's log lines (warnings and errors, at LOG_LEVEL warn), the first few of each, for the end of the report. */
+function serviceWarnings(logs: string): string {
+  const said: string[] = [];
+  for (const file of existsSync(logs) ? readdirSync(logs).filter((name) => name.endsWith('.log')).sort() : []) {
+    const lines = readFileSync(join(logs, file), 'utf8').split('\n').filter(Boolean);
+    if (lines.length) said.push(`${file}: ${lines.length} lines`, ...lines.slice(0, 5).map((line) => `  ${line.slice(0, 400)}`));
+  }
+  return said.length ? `\nWhat the services logged:\n${said.join('\n')}\n` : '';
 }
 
 /** Streams a CSV report to the end, counting rows. */
@@ -499,7 +509,7 @@ try {
     '',
     '| path | req/s | p50 ms | p99 ms | errors |',
     '|---|---:|---:|---:|---:|',
-    ...results.map((r) => `| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.errors} |`),
+    ...results.map((r) => `| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.errors ? `${r.errors} (answers: ${r.statuses || "none"})` : 0} |`),
     '',
     `Projector lag while (b) and (e) wrote: p99 ${lag.p99} s over ${lag.events} events (target < 1 s)`,
     '',
@@ -526,6 +536,8 @@ try {
 } finally {
   for (const child of children) child.kill('SIGTERM');
   await suite.stop();
+  // The services log at warn: what they said is why a run counted errors (the logs go with the data directory).
+  process.stdout.write(serviceWarnings(join(dataDir, 'logs')));
   await dropDatabase(serverUrl, databaseName).catch(() => undefined);
   await embedded?.stop();
   removeDataDirectory(dataDir);

@@ -26,6 +26,29 @@ export class QueryAbandoned extends Error {
   }
 }
 
+/** What node-postgres keeps of a connection and does not type: its running query, and its key for cancel requests. */
+type PgInternals = { _getActiveQuery(): unknown; processID: number; secretKey: number };
+
+/** An unconnected client, whose connection carries one cancel request. */
+type Canceller = {
+  host: string;
+  port: number;
+  connection: { on(event: string, listener: () => void): void; connect(...target: unknown[]): void; cancel(processId: number, secretKey: number): void };
+};
+
+/**
+ * Asks the server to cancel what `target` runs, on a connection of its own, as node-postgres's
+ * Client#cancel does, without reading its deprecated `activeQuery` (which would print a
+ * DeprecationWarning into the service's log at the first cancel).
+ */
+function sendCancelRequest(canceller: Canceller, target: PgInternals): void {
+  const connection = canceller.connection;
+  connection.on('error', () => undefined);
+  connection.on('connect', () => connection.cancel(target.processID, target.secretKey));
+  if (canceller.host?.startsWith('/')) connection.connect(`${canceller.host}/.s.PGSQL.${canceller.port}`);
+  else connection.connect(canceller.port, canceller.host);
+}
+
 /** Marks clients whose connection closed (pg-pool drops idle clients on 'error' only, not on a plain close). */
 const closed = new WeakSet<object>();
 
@@ -97,12 +120,8 @@ export class ScopedPool extends pg.Pool {
   /** Cancels the client's running query if the call ends while the client is checked out. */
   private watch(client: pg.PoolClient, scope: QueryScope): void {
     const onEnd = () => {
-      const running = (client as unknown as { activeQuery?: unknown }).activeQuery;
-      // node-postgres sends the cancel request (on a connection of its own) but does not type it.
-      if (!running) return;
-      const canceller = new pg.Client(this.options) as unknown as { connection: { on(event: 'error', listener: () => void): void }; cancel(target: unknown, query: unknown): void };
-      canceller.connection.on('error', () => undefined);
-      canceller.cancel(client, running);
+      if (!(client as unknown as PgInternals)._getActiveQuery()) return;
+      sendCancelRequest(new pg.Client(this.options) as unknown as Canceller, client as unknown as PgInternals);
     };
     const stopWatching = scope.onEnd(onEnd);
     const release = client.release;

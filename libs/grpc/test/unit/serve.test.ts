@@ -130,6 +130,42 @@ describe('serveGrpc: names and answers', () => {
     expect(await handled({ grpc_service: 'records.v1.RecordsService', grpc_method: 'GetSample', grpc_code: 'NOT_FOUND' })).toBeGreaterThan(0);
   });
 
+  it('when a statement times out, then the operator is warned; when it was cancelled because its call had ended, then nothing is said above debug', async () => {
+    const { logger, lines } = recordingLogger();
+    const statementCancelled = () => Object.assign(new Error('canceling statement due to user request'), { code: '57014' });
+    let ended!: () => void;
+    const endHeard = new Promise<void>((resolve) => (ended = resolve));
+    const server = await serve<Pick<RecordsServiceHandlers, 'GetSample'>>({
+      definition: recordsV1.RecordsService.service,
+      handlers: {
+        GetSample: async (request) => {
+          if (request.id === '1') throw statementCancelled();
+          // As a scoped pool does: the call ends, its running statement is cancelled and fails.
+          currentCall()!.onEnd(ended);
+          await endHeard;
+          throw statementCancelled();
+        },
+      },
+      logger,
+    });
+    const client = clientOf(recordsV1.RecordsService, server.port);
+    const slow = (await client.unary('GetSample', { auth: AUTH, id: '1' }, 5_000).catch((error: grpc.ServiceError) => error)) as grpc.ServiceError;
+    expect(slow.code).toBe(grpc.status.DEADLINE_EXCEEDED);
+    expect(lines.filter((line) => line.level !== 'info')).toEqual([{ level: 'warn', message: 'call failed: the database is unavailable or too slow' }]);
+    lines.length = 0;
+
+    let gone = false;
+    const listeners: (() => void)[] = [];
+    const waiter = { get gone() { return gone; }, onGone: (listener: () => void) => (listeners.push(listener), () => undefined) };
+    const call = forWaiter(waiter, () => client.unary('GetSample', { auth: AUTH, id: '2' }, 5_000)).catch((error: grpc.ServiceError) => error);
+    await sleep(100);
+    gone = true;
+    for (const listener of listeners) listener();
+    expect(((await call) as grpc.ServiceError).code).toBe(grpc.status.CANCELLED);
+    await until(() => lines.length > 0);
+    expect(lines).toEqual([{ level: 'debug', message: 'call ended before its query finished' }]);
+  });
+
   it('when a handler runs, then it runs in its call scope: the deadline is known and the end of a cancelled call is heard', async () => {
     let ended!: () => void;
     const endHeard = new Promise<void>((resolve) => (ended = resolve));

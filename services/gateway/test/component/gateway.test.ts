@@ -23,6 +23,7 @@ const keys = generateKeyPairSync('rsa', { modulusLength: 2048, publicKeyEncoding
 const otherKeys = generateKeyPairSync('rsa', { modulusLength: 2048, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } });
 
 let rest: string;
+const gatewayLogger = silentLogger('gateway');
 
 async function jwt(options: { userId?: number; issuer?: string; pem?: string; expiresIn?: string | number } = {}): Promise<string> {
   return new SignJWT({ 'http://indicia.org.uk/user:id': options.userId ?? USER })
@@ -66,7 +67,7 @@ beforeAll(async () => {
     WEBHOOKS_ENABLED: 'false',
   });
   const gateway = await serve('', async () => {
-    const started = await startGateway(config, silentLogger('gateway'));
+    const started = await startGateway(config, gatewayLogger);
     return { port: started.port, stop: started.stop };
   }, (port) => fetch(`http://127.0.0.1:${port}/readyz`).then((response) => response.ok, () => false));
   rest = `http://127.0.0.1:${gateway.port}/index.php/services/rest`;
@@ -165,8 +166,13 @@ describe('records through the gateway', () => {
     const broken = await call('POST', '/samples', { authorization, body: '{"values": ' });
     expect(broken.status).toBe(400);
     expect(broken.body.code).toBe(400);
+    const warned = vi.spyOn(gatewayLogger, 'warn');
     const reports = await call('GET', '/reports/library/occurrences/filterable_explore_list.xml', { authorization });
     expect(reports.status).toBe(503);
     expect(reports.body.code).toBe(503);
+    // The operator sees the outage in the gateway's log; the refused body above did not go there.
+    expect(warned).toHaveBeenCalledTimes(1);
+    expect(warned.mock.calls[0][0]).toMatchObject({ method: 'GET', status: 503, path: expect.stringContaining('filterable_explore_list') });
+    warned.mockRestore();
   });
 });
