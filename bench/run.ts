@@ -8,8 +8,9 @@
 //   (e) POST /samples with 10 occurrences, each with 2 custom attribute values
 //   (f) GET /occurrences?limit=100: a page of the caller's own occurrences
 //   (r) a typical filtered report page over BENCH_REPORT_ROWS occurrences (default 100 000)
-//   (o) the same page as (r) through a gateway whose REPORTS_ADDR lists two reports replicas
-//       (round robin, as a headless Service gives them): req/s against (r), and each replica's share
+//   (o) the same page as (r) through a new gateway whose REPORTS_ADDR lists two reports replicas
+//       (round robin, as a headless Service gives them), against a gateway started alike in front of
+//       one: the ratio of the two, and each replica's share
 //   (s) a report of BENCH_STREAM_ROWS occurrences (default 1 000 000) streamed as CSV: rows/s and
 //       the peak resident memory of gateway and reports
 //   and the projector's p99 lag (outbox event written → applied) while (b) writes at full speed
@@ -59,15 +60,15 @@ async function load(name: string, options: autocannon.Options, expected = 200): 
   const result = await autocannon({ ...options, connections: CONNECTIONS, duration: DURATION });
   const counts = (result as unknown as { statusCodeStats?: Record<string, { count: number }> }).statusCodeStats ?? {};
   const unexpected = Object.entries(counts).reduce((sum, [status, { count }]) => sum + (Number(status) === expected ? 0 : count), 0);
-  const statuses = Object.keys(counts).join('/');
-  return { name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.timeouts + unexpected, statuses };
+  const statuses = Object.entries(counts).map(([status, { count }]) => `${status}×${count}`).join(', ');
+  return { name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + unexpected, statuses };
 }
 
 /** A service process of this checkout, as a cluster runs one more replica of it. */
 function startService(name: ChartedService, env: Record<string, string>): ChildProcess {
   return spawn(process.execPath, ['--conditions=development', '--disable-warning=ExperimentalWarning', 'src/main.ts'], {
     cwd: join(HERE, '..', 'services', name),
-    env: { ...process.env, LOG_LEVEL: 'warn', REX_CONFIG: join(HERE, 'rest.yaml'), NODE_OPTIONS: SUITE_ENV.NODE_OPTIONS ?? chartNodeOptions(name), ...env },
+    env: { ...process.env, LOG_LEVEL: 'warn', REX_CONFIG: join(HERE, 'rest.yaml'), NODE_OPTIONS: 'NODE_OPTIONS' in SUITE_ENV ? SUITE_ENV.NODE_OPTIONS : chartNodeOptions(name), ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
 }
@@ -333,8 +334,8 @@ const suite = await startSuite({
     MEDIA_UPLOAD_QUOTA_BYTES_PER_HOUR: String(1024 ** 4),
     ...SUITE_ENV,
   },
-  // Each process with the NODE_OPTIONS its chart gives it (heap limit, young generation), unless BENCH_SUITE_ENV sets them.
-  serviceEnv: SUITE_ENV.NODE_OPTIONS ? {} : Object.fromEntries(CHARTED.map((name) => [name, { NODE_OPTIONS: chartNodeOptions(name) }])),
+  // Each process with the NODE_OPTIONS its chart gives it (heap limit, young generation), unless BENCH_SUITE_ENV sets them ("": V8's defaults).
+  serviceEnv: 'NODE_OPTIONS' in SUITE_ENV ? {} : Object.fromEntries(CHARTED.map((name) => [name, { NODE_OPTIONS: chartNodeOptions(name) }])),
 });
 
 try {
@@ -417,28 +418,32 @@ try {
       });
       reportResults.push(`| ${result.name} | ${result.rps.toFixed(0)} | ${result.p50} | ${result.p99} | ${result.errors} |`);
       if (ONLY.has('o')) {
-        const [replicaPort, replicaMetricsPort, gatewayPort] = [await freePort(), await freePort(), await freePort()];
+        const [replicaPort, replicaMetricsPort] = [await freePort(), await freePort()];
         const secret = { INTERNAL_AUTH_SECRET: suite.internalSecret, DATABASE_URL: databaseUrl };
         children.push(startService('reports', { ...secret, GRPC_PORT: String(replicaPort), METRICS_PORT: String(replicaMetricsPort), PROJECTOR_ENABLED: 'false' }));
-        children.push(
-          startService('gateway', {
-            ...secret,
-            GATEWAY_PORT: String(gatewayPort),
-            METRICS_PORT: '0',
-            RECORDS_ADDR: suite.recordsAddress,
-            REPORTS_ADDR: `ipv4:${suite.reportsAddress},127.0.0.1:${replicaPort}`,
-          }),
-        );
-        await until(async () => (await fetch(`http://127.0.0.1:${gatewayPort}/readyz`)).ok, 'the gateway of two reports replicas');
+        // Two gateways started alike, one in front of the suite's replica and one in front of both, so that
+        // their ratio is what balancing over two replicas changes (a fresh gateway and replica are not (r)'s).
+        const gatewayOf = async (reportsAddr: string, what: string) => {
+          const port = await freePort();
+          children.push(startService('gateway', { ...secret, GATEWAY_PORT: String(port), METRICS_PORT: '0', RECORDS_ADDR: suite.recordsAddress, REPORTS_ADDR: reportsAddr }));
+          await until(async () => (await fetch(`http://127.0.0.1:${port}/readyz`)).ok, what);
+          return `http://127.0.0.1:${port}/index.php/services/rest`;
+        };
+        const viaOne = await gatewayOf(`ipv4:${suite.reportsAddress}`, 'the gateway of one reports replica');
+        const viaTwo = await gatewayOf(`ipv4:${suite.reportsAddress},127.0.0.1:${replicaPort}`, 'the gateway of two reports replicas');
         const replicas = [`http://127.0.0.1:${reportsMetricsPort}/metrics`, `http://127.0.0.1:${replicaMetricsPort}/metrics`];
         await until(() => grpcServing(`127.0.0.1:${replicaPort}`, 'reports.v1.ReportsService'), 'the second reports replica');
         const page = `/reports/library/occurrences/filterable_explore_list.xml?taxa_taxon_list_id=1&date_from=2021-03-01&date_to=2021-03-31&limit=100`;
+        const one = await load('(o) the same page through a new gateway, one reports replica', { url: `${viaOne}${page}`, headers });
+        reportResults.push(`| ${one.name} | ${one.rps.toFixed(0)} | ${one.p50} | ${one.p99} | ${one.errors} |`);
         const before = await Promise.all(replicas.map(reportsServed));
-        const two = await load('(o) the same page, two reports replicas', { url: `http://127.0.0.1:${gatewayPort}/index.php/services/rest${page}`, headers });
+        const two = await load('(o) the same page through a new gateway, two reports replicas', { url: `${viaTwo}${page}`, headers });
         const served = (await Promise.all(replicas.map(reportsServed))).map((count, i) => count - before[i]);
         const total = served.reduce((sum, count) => sum + count, 0) || 1;
         const shares = served.map((count) => `${((100 * count) / total).toFixed(0)} %`).join(' / ');
-        reportResults.push(`| ${two.name} (shares ${shares}; ${(two.rps / result.rps).toFixed(2)} × (r)) | ${two.rps.toFixed(0)} | ${two.p50} | ${two.p99} | ${two.errors} |`);
+        reportResults.push(
+          `| ${two.name} (shares ${shares}; ${(two.rps / one.rps).toFixed(2)} × one replica, target ≥ 1) | ${two.rps.toFixed(0)} | ${two.p50} | ${two.p99} | ${two.errors} |`,
+        );
       }
     }
     if (ONLY.has('s')) {

@@ -22,15 +22,35 @@ export function mebibytes(quantity: string | number): number {
 
 type RoleValues = { resources?: { limits?: { memory?: string } }; heapMiB?: number; extraNodeOptions?: string };
 
+const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+/** What Helm's merge treats as unset: a role's empty or zero value falls back to the top-level one. */
+const isUnset = (value: unknown) => value === undefined || value === null || value === '' || value === 0 || value === false;
+
+/** Helm's `merge role top`: the role's keys win, deeply, except where the role leaves them unset. */
+function mergeRole(role: Record<string, unknown>, top: Record<string, unknown>): Record<string, unknown> {
+  const merged: Record<string, unknown> = { ...role };
+  for (const [key, value] of Object.entries(top)) {
+    if (isPlainObject(merged[key]) && isPlainObject(value)) merged[key] = mergeRole(merged[key] as Record<string, unknown>, value);
+    else if (isUnset(merged[key])) merged[key] = value;
+  }
+  return merged;
+}
+
 /**
  * NODE_OPTIONS of a service's pods with its chart's default values. For reports, those of the query
- * pods (their keys over the top-level ones), which serve the report pages and downloads.
+ * pods (their keys over the top-level ones, as "reports.roleValues" merges them), which serve the
+ * report pages and downloads.
  */
 export function chartNodeOptions(service: ChartedService, chartsDir = CHARTS): string {
-  const values = parse(readFileSync(join(chartsDir, service, 'values.yaml'), 'utf8')) as RoleValues & { query?: RoleValues };
-  const role: RoleValues = service === 'reports' ? { ...values, ...values.query } : values;
+  const values = parse(readFileSync(join(chartsDir, service, 'values.yaml'), 'utf8')) as Record<string, unknown>;
+  const { query, projector: _projector, ...top } = values;
+  const role = (service === 'reports' && isPlainObject(query) ? mergeRole(query, top) : values) as RoleValues;
   const limit = role.resources?.limits?.memory;
   if (!limit) throw new Error(`charts/${service}: resources.limits.memory is not set`);
-  const heap = (role.heapMiB ?? 0) > 0 ? role.heapMiB! : Math.floor((mebibytes(limit) * 3) / 4);
+  const limitMiB = mebibytes(limit);
+  const heap = (role.heapMiB ?? 0) > 0 ? role.heapMiB! : Math.floor((limitMiB * 3) / 4);
+  // The checks with which rex-lib's "rex-lib.heapMiB" refuses to render.
+  if (heap >= limitMiB) throw new Error(`charts/${service}: heapMiB (${heap}) must be below the memory limit (${limitMiB} MiB)`);
+  if (heap < 64) throw new Error(`charts/${service}: the heap (${heap} MiB) is too small`);
   return [`--max-old-space-size=${heap}`, role.extraNodeOptions ?? ''].filter(Boolean).join(' ');
 }

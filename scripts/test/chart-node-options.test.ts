@@ -36,8 +36,18 @@ describe('chartNodeOptions', () => {
   it('takes heapMiB over the limit, and a role of reports over its top-level keys', () => {
     chart('gateway', 'resources: { limits: { memory: 1Gi } }\nheapMiB: 300\nextraNodeOptions: ""\n');
     expect(chartNodeOptions('gateway', charts)).toBe('--max-old-space-size=300');
-    chart('reports', 'query: { resources: { limits: { memory: 2Gi } } }\nresources: { limits: { memory: 256Mi } }\nextraNodeOptions: --enable-source-maps\n');
-    expect(chartNodeOptions('reports', charts)).toBe('--max-old-space-size=1536 --enable-source-maps');
+    chart('reports', 'query: { resources: { limits: { memory: 2Gi } }, heapMiB: 0 }\nprojector: { resources: { limits: { memory: 256Mi } } }\nheapMiB: 1000\nextraNodeOptions: --enable-source-maps\n');
+    // The query role's unset heapMiB (0) falls back to the top-level one, as Helm's merge does.
+    expect(chartNodeOptions('reports', charts)).toBe('--max-old-space-size=1000 --enable-source-maps');
+    chart('reports', 'query: { resources: { limits: { memory: 2Gi } } }\nprojector: { resources: { limits: { memory: 256Mi } } }\n');
+    expect(chartNodeOptions('reports', charts)).toBe('--max-old-space-size=1536');
+  });
+
+  it('refuses a heap the chart would refuse to render', () => {
+    chart('gateway', 'resources: { limits: { memory: 512Mi } }\nheapMiB: 512\n');
+    expect(() => chartNodeOptions('gateway', charts)).toThrow(/below the memory limit/);
+    chart('gateway', 'resources: { limits: { memory: 64Mi } }\n');
+    expect(() => chartNodeOptions('gateway', charts)).toThrow(/too small/);
   });
 
   it('says so when a chart has no memory limit to size the heap from', () => {

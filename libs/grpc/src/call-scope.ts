@@ -37,6 +37,7 @@ export class ScopeOfCall implements CallScope {
   private onCancelled: (() => void) | undefined;
   /** Whether the call had ended when its handler settled; undefined while it runs. */
   private endedWhenServed: boolean | undefined;
+  private servedAt: number | undefined;
 
   constructor(call: Call) {
     this.call = call;
@@ -46,6 +47,11 @@ export class ScopeOfCall implements CallScope {
 
   get ended(): boolean {
     return this.endedWhenServed ?? this.call.cancelled;
+  }
+
+  /** Whether the call had ended when its handler settled because its caller cancelled it (not because its time ran out). */
+  get cancelledByCaller(): boolean {
+    return this.ended && !(this.deadline !== undefined && (this.servedAt ?? Date.now()) >= this.deadline);
   }
 
   onEnd(listener: () => void): () => void {
@@ -64,6 +70,7 @@ export class ScopeOfCall implements CallScope {
 
   /** The handler has settled. */
   served(): void {
+    this.servedAt = Date.now();
     this.endedWhenServed = this.call.cancelled;
     if (this.onCancelled) this.call.off('cancelled', this.onCancelled);
   }

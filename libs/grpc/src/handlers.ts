@@ -85,16 +85,16 @@ function counter(labels: Labels, withCode: (code: grpc.status) => Labels & { grp
  * logged (never sent) and becomes INTERNAL, or UNAVAILABLE/DEADLINE_EXCEEDED
  * for a database that went away or was too slow.
  */
-function statusOf(error: unknown, method: string, logger: Logger, callEnded = false): Partial<grpc.StatusObject> {
+function statusOf(error: unknown, method: string, logger: Logger, cancelledByCaller = false): Partial<grpc.StatusObject> {
   // A client stream's first message that is not the one its grant signed (checkFirstMessage).
   const thrown = error instanceof GrantRefused ? new DomainError(grpc.status.UNAUTHENTICATED, error.message) : error;
   const status = toServiceError(thrown);
   if (!(thrown instanceof DomainError)) {
     // An outage, not a bug of the handler's: the call may be retried.
     const retryable = status.code === grpc.status.UNAVAILABLE || status.code === grpc.status.DEADLINE_EXCEEDED;
-    // A call that had already ended (its caller cancelled it, or its time ran out) had its query
-    // cancelled for it: its caller has its answer, and the database was not at fault.
-    if (retryable && callEnded) logger.debug({ err: error, method }, 'call ended before its query finished');
+    // A call its caller had cancelled had its query cancelled for it: nobody waits for the answer, and
+    // the database was not at fault. A call out of time was too slow: the operator is warned.
+    if (retryable && cancelledByCaller) logger.debug({ err: error, method }, 'call cancelled by its caller before its query finished');
     else if (retryable) logger.warn({ err: error, method }, 'call failed: the database is unavailable or too slow');
     else logger.error({ err: error, method }, 'unhandled error in gRPC handler');
   }
@@ -114,7 +114,7 @@ function unary(labels: Labels, handler: UnaryHandler<unknown, unknown>, logger: 
       },
       (error: unknown) => {
         scope.served();
-        const status = statusOf(error, labels.grpc_method, logger, scope.ended);
+        const status = statusOf(error, labels.grpc_method, logger, scope.cancelledByCaller);
         finish(status.code ?? grpc.status.INTERNAL);
         callback(status);
       },

@@ -130,7 +130,7 @@ describe('serveGrpc: names and answers', () => {
     expect(await handled({ grpc_service: 'records.v1.RecordsService', grpc_method: 'GetSample', grpc_code: 'NOT_FOUND' })).toBeGreaterThan(0);
   });
 
-  it('when a statement times out, then the operator is warned; when it was cancelled because its call had ended, then nothing is said above debug', async () => {
+  it('when a statement times out, or is cancelled because its call ran out of time, then the operator is warned; when its caller cancelled the call, then nothing is said above debug', async () => {
     const { logger, lines } = recordingLogger();
     const statementCancelled = () => Object.assign(new Error('canceling statement due to user request'), { code: '57014' });
     let ended!: () => void;
@@ -141,8 +141,9 @@ describe('serveGrpc: names and answers', () => {
         GetSample: async (request) => {
           if (request.id === '1') throw statementCancelled();
           // As a scoped pool does: the call ends, its running statement is cancelled and fails.
-          currentCall()!.onEnd(ended);
-          await endHeard;
+          const heard = request.id === '2' ? endHeard : new Promise<void>((resolve) => currentCall()!.onEnd(resolve));
+          if (request.id === '2') currentCall()!.onEnd(ended);
+          await heard;
           throw statementCancelled();
         },
       },
@@ -163,7 +164,13 @@ describe('serveGrpc: names and answers', () => {
     for (const listener of listeners) listener();
     expect(((await call) as grpc.ServiceError).code).toBe(grpc.status.CANCELLED);
     await until(() => lines.length > 0);
-    expect(lines).toEqual([{ level: 'debug', message: 'call ended before its query finished' }]);
+    expect(lines).toEqual([{ level: 'debug', message: 'call cancelled by its caller before its query finished' }]);
+    lines.length = 0;
+
+    const outOfTime = (await client.unary('GetSample', { auth: AUTH, id: '3' }, 300).catch((error: grpc.ServiceError) => error)) as grpc.ServiceError;
+    expect(outOfTime.code).toBe(grpc.status.DEADLINE_EXCEEDED);
+    await until(() => lines.length > 0);
+    expect(lines).toEqual([{ level: 'warn', message: 'call failed: the database is unavailable or too slow' }]);
   });
 
   it('when a handler runs, then it runs in its call scope: the deadline is known and the end of a cancelled call is heard', async () => {

@@ -163,10 +163,10 @@ describe('records through the gateway', () => {
 
   it('when the body is not JSON, then 400 with a JSON body; when a service behind the gateway is down, then a JSON 503', async () => {
     const authorization = `Bearer ${await jwt()}`;
+    const warned = vi.spyOn(gatewayLogger, 'warn');
     const broken = await call('POST', '/samples', { authorization, body: '{"values": ' });
     expect(broken.status).toBe(400);
     expect(broken.body.code).toBe(400);
-    const warned = vi.spyOn(gatewayLogger, 'warn');
     const reports = await call('GET', '/reports/library/occurrences/filterable_explore_list.xml', { authorization });
     expect(reports.status).toBe(503);
     expect(reports.body.code).toBe(503);
