@@ -28,7 +28,7 @@ import { createHmac, generateKeyPairSync, randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, readdirSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -64,13 +64,18 @@ async function load(name: string, options: autocannon.Options, expected = 200): 
   return { name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + unexpected, statuses };
 }
 
-/** A service process of this checkout, as a cluster runs one more replica of it. */
+/** A service process of this checkout, as a cluster runs one more replica of it; it logs beside the suite's services. */
 function startService(name: ChartedService, env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, ['--conditions=development', '--disable-warning=ExperimentalWarning', 'src/main.ts'], {
-    cwd: join(HERE, '..', 'services', name),
-    env: { ...process.env, LOG_LEVEL: 'warn', REX_CONFIG: join(HERE, 'rest.yaml'), NODE_OPTIONS: 'NODE_OPTIONS' in SUITE_ENV ? SUITE_ENV.NODE_OPTIONS : chartNodeOptions(name), ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  const log = openSync(join(dataDir, 'logs', `${name}-${children.length + 1}.log`), 'a');
+  try {
+    return spawn(process.execPath, ['--conditions=development', '--disable-warning=ExperimentalWarning', 'src/main.ts'], {
+      cwd: join(HERE, '..', 'services', name),
+      env: { ...process.env, LOG_LEVEL: 'warn', REX_CONFIG: join(HERE, 'rest.yaml'), NODE_OPTIONS: 'NODE_OPTIONS' in SUITE_ENV ? SUITE_ENV.NODE_OPTIONS : chartNodeOptions(name), ...env },
+      stdio: ['ignore', log, log],
+    });
+  } finally {
+    closeSync(log);
+  }
 }
 
 /** Waits until `probe` holds (a started process answers), for at most a minute. */
