@@ -74,6 +74,18 @@ async function until(condition: () => boolean | Promise<boolean>, timeoutMs = 3_
   }
 }
 
+/** A unary call whose HTTP client (its waiter) goes away 100 ms after it is made; settles with its error. */
+async function cancelledByItsCaller(makeCall: () => Promise<unknown>): Promise<unknown> {
+  let gone = false;
+  const listeners: (() => void)[] = [];
+  const waiter = { get gone() { return gone; }, onGone: (listener: () => void) => (listeners.push(listener), () => undefined) };
+  const call = forWaiter(waiter, makeCall).catch((error: grpc.ServiceError) => error);
+  await sleep(100);
+  gone = true;
+  for (const listener of listeners) listener();
+  return call;
+}
+
 const served: ServedGrpc[] = [];
 const clients: ServiceClient[] = [];
 afterEach(async () => {
@@ -133,17 +145,13 @@ describe('serveGrpc: names and answers', () => {
   it('when a statement times out, or is cancelled because its call ran out of time, then the operator is warned; when its caller cancelled the call, then nothing is said above debug', async () => {
     const { logger, lines } = recordingLogger();
     const statementCancelled = () => Object.assign(new Error('canceling statement due to user request'), { code: '57014' });
-    let ended!: () => void;
-    const endHeard = new Promise<void>((resolve) => (ended = resolve));
     const server = await serve<Pick<RecordsServiceHandlers, 'GetSample'>>({
       definition: recordsV1.RecordsService.service,
       handlers: {
         GetSample: async (request) => {
           if (request.id === '1') throw statementCancelled();
           // As a scoped pool does: the call ends, its running statement is cancelled and fails.
-          const heard = request.id === '2' ? endHeard : new Promise<void>((resolve) => currentCall()!.onEnd(resolve));
-          if (request.id === '2') currentCall()!.onEnd(ended);
-          await heard;
+          await new Promise<void>((resolve) => currentCall()!.onEnd(resolve));
           throw statementCancelled();
         },
       },
@@ -155,13 +163,7 @@ describe('serveGrpc: names and answers', () => {
     expect(lines.filter((line) => line.level !== 'info')).toEqual([{ level: 'warn', message: 'call failed: the database is unavailable or too slow' }]);
     lines.length = 0;
 
-    let gone = false;
-    const listeners: (() => void)[] = [];
-    const waiter = { get gone() { return gone; }, onGone: (listener: () => void) => (listeners.push(listener), () => undefined) };
-    const call = forWaiter(waiter, () => client.unary('GetSample', { auth: AUTH, id: '2' }, 5_000)).catch((error: grpc.ServiceError) => error);
-    await sleep(100);
-    gone = true;
-    for (const listener of listeners) listener();
+    const call = cancelledByItsCaller(() => client.unary('GetSample', { auth: AUTH, id: '2' }, 5_000));
     expect(((await call) as grpc.ServiceError).code).toBe(grpc.status.CANCELLED);
     await until(() => lines.length > 0);
     expect(lines).toEqual([{ level: 'debug', message: 'call cancelled by its caller before its query finished' }]);
@@ -194,13 +196,7 @@ describe('serveGrpc: names and answers', () => {
     expect(Number(version)).toBeGreaterThanOrEqual(asked + 4_000);
     expect(Number(version)).toBeLessThanOrEqual(Date.now() + 5_000);
 
-    let gone = false;
-    const listeners: (() => void)[] = [];
-    const waiter = { get gone() { return gone; }, onGone: (listener: () => void) => (listeners.push(listener), () => undefined) };
-    const call = forWaiter(waiter, () => client.unary('GetSample', { auth: AUTH, id: '2' }, 5_000)).catch((error: grpc.ServiceError) => error);
-    await sleep(100);
-    gone = true;
-    for (const listener of listeners) listener();
+    const call = cancelledByItsCaller(() => client.unary('GetSample', { auth: AUTH, id: '2' }, 5_000));
     await endHeard;
     expect(((await call) as grpc.ServiceError).code).toBe(grpc.status.CANCELLED);
   });
