@@ -324,6 +324,12 @@ const CHARTED: ChartedService[] = ['gateway', 'records', 'reports', 'media', 'se
 const databaseUrl = await createDatabase(serverUrl, databaseName);
 const children: ChildProcess[] = [];
 const reportsMetricsPort = await freePort();
+/** What the run leaves nothing of: its database, the embedded server and the data directory. */
+async function cleanUp(): Promise<void> {
+  await dropDatabase(serverUrl!, databaseName).catch(() => undefined);
+  await embedded?.stop();
+  removeDataDirectory(dataDir);
+}
 const suite = await startSuite({
   dataDir,
   databaseUrl,
@@ -341,6 +347,9 @@ const suite = await startSuite({
   },
   // Each process with the NODE_OPTIONS its chart gives it (heap limit, young generation), unless BENCH_SUITE_ENV sets them ("": V8's defaults).
   serviceEnv: 'NODE_OPTIONS' in SUITE_ENV ? {} : Object.fromEntries(CHARTED.map((name) => [name, { NODE_OPTIONS: chartNodeOptions(name) }])),
+}).catch(async (error: unknown) => {
+  await cleanUp();
+  throw error;
 });
 
 try {
@@ -548,7 +557,5 @@ try {
   await suite.stop();
   // The services log at warn: what they said is why a run counted errors (the logs go with the data directory).
   process.stdout.write(serviceWarnings(join(dataDir, 'logs')));
-  await dropDatabase(serverUrl, databaseName).catch(() => undefined);
-  await embedded?.stop();
-  removeDataDirectory(dataDir);
+  await cleanUp();
 }
