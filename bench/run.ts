@@ -36,9 +36,9 @@ import autocannon from 'autocannon';
 import { createDatabase, createPool, dropDatabase, freePort, removeDataDirectory, startEmbeddedPostgres, type EmbeddedDatabase } from '@rex/db';
 import { DEMO, importFixtures, parseFixtures } from '@rex/admin';
 import { SignJWT, importPKCS8 } from 'jose';
-import { chartNodeOptions, type ChartedService } from '../scripts/chart-node-options.ts';
+import { chartNodeOptions, chartServiceEnv } from '../scripts/chart-node-options.ts';
 import { demoToken } from '../scripts/demo-token.ts';
-import { grpcServing, startSuite } from '../scripts/suite.ts';
+import { grpcServing, startSuite, type ServiceName } from '../scripts/suite.ts';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
@@ -65,7 +65,7 @@ async function load(name: string, options: autocannon.Options, expected = 200): 
 }
 
 /** A service process of this checkout, as a cluster runs one more replica of it; it logs beside the suite's services. */
-function startService(name: ChartedService, env: Record<string, string>): ChildProcess {
+function startService(name: ServiceName, env: Record<string, string>): ChildProcess {
   const log = openSync(join(dataDir, 'logs', `${name}-${children.length + 1}.log`), 'a');
   try {
     return spawn(process.execPath, ['--conditions=development', '--disable-warning=ExperimentalWarning', 'src/main.ts'], {
@@ -320,7 +320,6 @@ if (!serverUrl) {
 }
 const databaseName = `rex_bench_${Date.now()}`;
 const SUITE_ENV: Record<string, string> = process.env.BENCH_SUITE_ENV ? JSON.parse(process.env.BENCH_SUITE_ENV) : {};
-const CHARTED: ChartedService[] = ['gateway', 'records', 'reports', 'media', 'search'];
 const databaseUrl = await createDatabase(serverUrl, databaseName);
 const children: ChildProcess[] = [];
 const reportsMetricsPort = await freePort();
@@ -346,7 +345,7 @@ const suite = await startSuite({
     ...SUITE_ENV,
   },
   // Each process with the NODE_OPTIONS its chart gives it (heap limit, young generation), unless BENCH_SUITE_ENV sets them ("": V8's defaults).
-  serviceEnv: 'NODE_OPTIONS' in SUITE_ENV ? {} : Object.fromEntries(CHARTED.map((name) => [name, { NODE_OPTIONS: chartNodeOptions(name) }])),
+  serviceEnv: 'NODE_OPTIONS' in SUITE_ENV ? {} : chartServiceEnv(),
 }).catch(async (error: unknown) => {
   await cleanUp();
   throw error;

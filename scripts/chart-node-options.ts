@@ -6,8 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
-
-export type ChartedService = 'gateway' | 'records' | 'reports' | 'media' | 'search';
+import type { ServiceName } from './suite.ts';
 
 const CHARTS = fileURLToPath(new URL('../charts/', import.meta.url));
 
@@ -41,7 +40,7 @@ function mergeRole(role: Record<string, unknown>, top: Record<string, unknown>):
  * pods (their keys over the top-level ones, as "reports.roleValues" merges them), which serve the
  * report pages and downloads.
  */
-export function chartNodeOptions(service: ChartedService, chartsDir = CHARTS): string {
+export function chartNodeOptions(service: ServiceName, chartsDir = CHARTS): string {
   const values = parse(readFileSync(join(chartsDir, service, 'values.yaml'), 'utf8')) as Record<string, unknown>;
   const { query, projector: _projector, ...top } = values;
   const role = (service === 'reports' && isPlainObject(query) ? mergeRole(query, top) : values) as RoleValues;
@@ -53,4 +52,10 @@ export function chartNodeOptions(service: ChartedService, chartsDir = CHARTS): s
   if (heap >= limitMiB) throw new Error(`charts/${service}: heapMiB (${heap}) must be below the memory limit (${limitMiB} MiB)`);
   if (heap < 64) throw new Error(`charts/${service}: the heap (${heap} MiB) is too small`);
   return [`--max-old-space-size=${heap}`, role.extraNodeOptions ?? ''].filter(Boolean).join(' ');
+}
+
+/** The suite's `serviceEnv` that gives every service its chart's NODE_OPTIONS. */
+export function chartServiceEnv(): Record<ServiceName, { NODE_OPTIONS: string }> {
+  const services: ServiceName[] = ['gateway', 'records', 'reports', 'media', 'search'];
+  return Object.fromEntries(services.map((name) => [name, { NODE_OPTIONS: chartNodeOptions(name) }])) as Record<ServiceName, { NODE_OPTIONS: string }>;
 }

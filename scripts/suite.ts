@@ -64,7 +64,7 @@ const NODE_FLAGS = [
   ...(process.env.REX_CPU_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.REX_CPU_PROFILE_DIR}`] : []),
 ];
 
-type ServiceName = 'records' | 'search' | 'reports' | 'media' | 'gateway';
+export type ServiceName = 'records' | 'search' | 'reports' | 'media' | 'gateway';
 
 /** The variable of `npm start` that sets each service's port. */
 const PORT_VARIABLES: Record<ServiceName, string> = {

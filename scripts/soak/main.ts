@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createDatabase, dropDatabase, freePort, removeDataDirectory, startEmbeddedPostgres, type EmbeddedDatabase } from '@rex/db';
-import { chartNodeOptions } from '../chart-node-options.ts';
+import { chartServiceEnv } from '../chart-node-options.ts';
 import { demoToken } from '../demo-token.ts';
 import { startSuite } from '../suite.ts';
 import { createTraffic, newWindow, percentile, type Window } from './load.ts';
@@ -58,7 +58,7 @@ const suite = await startSuite({
   metricsPorts,
   logs: join(dataDir, 'logs'),
   env: { LOG_LEVEL: 'warn', OTEL_SDK_DISABLED: 'true' },
-  serviceEnv: Object.fromEntries(names.map((name) => [name, { NODE_OPTIONS: chartNodeOptions(name) }])),
+  serviceEnv: chartServiceEnv(),
 });
 const bearer = await demoToken(suite.demoPrivateKey);
 
