@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
@@ -57,6 +58,23 @@ describe('media queue', () => {
     // Another user of the same website does not get it either: a queued file is its uploader's.
     const otherUser = await fetch(apiPath, { headers: { Authorization: `Bearer ${await token({ userId: OTHER_USER })}` } });
     expect(otherUser.status).toBe(404);
+  });
+
+  it('when several large files are uploaded at once, then each is read back byte for byte, with nothing of another', async () => {
+    // Random bytes between a JPEG's start and end: a file mixed with another's, or with itself, would not compare equal.
+    const photo = (size: number) => {
+      const file = jpeg(size);
+      randomBytes(size - 14).copy(file, 12);
+      return file;
+    };
+    const photos = [photo(1_300_000), photo(700_001), photo(2_000_000)];
+    const answers = await Promise.all(photos.map((file, i) => upload([['photo', file, `large-${i}.jpg`]], demoToken)));
+    for (const [i, answer] of answers.entries()) {
+      expect(answer.status, answer.text).toBe(200);
+      const read = await fetch(`${services()}/media-queue/${answer.body.photo.name}`, { headers: { Authorization: `Bearer ${demoToken}` } });
+      expect(read.status).toBe(200);
+      expect(Buffer.from(await read.arrayBuffer()).equals(photos[i])).toBe(true);
+    }
   });
 
   it('when a file is not of an allowed type by its content, then it is refused with 415 whatever its name says', async () => {

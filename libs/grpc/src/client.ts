@@ -126,19 +126,22 @@ export class ServiceClient {
     return stream;
   }
 
-  /** A client-streaming call whose first message, `first`, is written at once; the grant covers it. */
+  /**
+   * A client-streaming call whose first message, `first`, is written at once; the grant covers it.
+   * A Buffer written to the stream is a message already encoded, sent as it is.
+   */
   clientStream<Q extends object, R>(
     name: string,
     first: Q,
     deadlineMs: number,
     callback: (error: grpc.ServiceError | null, response?: R) => void,
-  ): grpc.ClientWritableStream<Q> {
+  ): grpc.ClientWritableStream<Q | Buffer> {
     const method = this.method(name);
     const firstBytes = granted(this.secret, method.path, method.requestSerialize(first));
     const observe = this.observer(name);
     const stream = this.client.makeClientStreamRequest(
       method.path,
-      (message: Q) => (message === first ? firstBytes : method.requestSerialize(message)),
+      (message: Q | Buffer) => (message === first ? firstBytes : Buffer.isBuffer(message) ? message : method.requestSerialize(message)),
       method.responseDeserialize as (bytes: Buffer) => R,
       new grpc.Metadata(),
       { deadline: Date.now() + deadlineMs },

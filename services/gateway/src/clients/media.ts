@@ -5,8 +5,8 @@ export type DownloadOf = 'DOWNLOAD_OF_QUEUED_UPLOAD' | 'DOWNLOAD_OF_READABLE_MED
 export type DownloadOptions = Pick<DownloadRequest, 'variant' | 'range' | 'rangeIfEtag' | 'headOnly'>;
 
 export type Upload = {
-  /** Where the file's bytes go, in order; `write` answers false when the service wants a pause. */
-  stream: grpc.ClientWritableStream<UploadRequest>;
+  /** Where the file's messages go, in order (see UploadPacker). */
+  stream: grpc.ClientWritableStream<UploadRequest | Buffer>;
   result: Promise<QueuedFile__Output>;
 };
 
@@ -15,7 +15,7 @@ export function createMediaClient(address: string, secret: CallSecret, deadlineM
   const client = new ServiceClient(mediaV1.MediaService, address, secret);
   return {
     upload(header: { auth: AuthContext; field: string; filename: string }): Upload {
-      let stream!: grpc.ClientWritableStream<UploadRequest>;
+      let stream!: grpc.ClientWritableStream<UploadRequest | Buffer>;
       const result = new Promise<QueuedFile__Output>((resolve, reject) => {
         stream = client.clientStream<UploadRequest, QueuedFile__Output>('Upload', { header }, deadlineMs, (error, file) =>
           error ? reject(error) : resolve(file!),

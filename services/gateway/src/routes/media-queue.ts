@@ -4,14 +4,12 @@ import type { AuthContext, DownloadChunk__Output, QueuedFile__Output } from '@re
 import { DEFAULT_MAX_UPLOAD_SIZE, type RestConfig } from '@rex/rest-config';
 import { toAuthContext } from '../auth/caller.ts';
 import type { MediaClient, Upload } from '../clients/media.ts';
+import { UploadPacker } from '../clients/upload-packer.ts';
 import { httpErrorFromGrpc } from '../grpc-errors.ts';
 import { HttpError } from '../http-error.ts';
 import { backend, publicOrigin, servicesUrl } from './context.ts';
 import type { Route } from './route.ts';
 import { streamAnswer } from './stream-answer.ts';
-
-/** Chunks (up to 64 KiB each) of one file that may wait in the gateway for the media service. */
-const MAX_IN_FLIGHT = 4;
 
 /** Most files one upload request may carry. */
 const MAX_FILES = 20;
@@ -71,26 +69,22 @@ export function receiveFiles(req: Request, media: MediaClient, auth: AuthContext
       const key = keyOf(field ?? '');
       const upload = media.upload({ auth, field: key, filename: info.filename ?? '' });
       streams.push(upload.stream);
-      // At most MAX_IN_FLIGHT chunks of a file wait in the gateway; the request pauses meanwhile.
-      let inFlight = 0;
+      // The file's bytes wait in at most two message buffers; the request pauses meanwhile.
+      const packer = new UploadPacker(upload.stream, () => file.resume());
       let size = 0;
       file.on('data', (chunk: Buffer) => {
         size += chunk.length;
-        inFlight += 1;
-        if (inFlight >= MAX_IN_FLIGHT) file.pause();
-        upload.stream.write({ data: chunk }, () => {
-          inFlight -= 1;
-          if (inFlight < MAX_IN_FLIGHT) file.resume();
-        });
+        if (!packer.push(chunk)) file.pause();
       });
-      file.on('end', () => {
-        upload.stream.write({ end: { size } });
-        upload.stream.end();
+      file.on('end', () => packer.end(size));
+      upload.stream.on('error', () => {
+        packer.abandon();
+        file.resume();
       });
-      upload.stream.on('error', () => file.resume());
       const queued = upload.result.then(
         (file): [string, QueuedFile__Output] => [key, file],
         (error: unknown) => {
+          packer.abandon();
           file.resume();
           throw httpErrorFromGrpc(error, 'media') ?? error;
         },

@@ -2,7 +2,7 @@ import { PassThrough } from 'node:stream';
 import type { Request } from 'express';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { AuthContext, QueuedFile__Output } from '@rex/protos';
+import { mediaV1, type AuthContext, type QueuedFile__Output, type UploadRequest__Output } from '@rex/protos';
 import type { MediaClient } from '../../src/clients/media.ts';
 import { HttpError } from '../../src/http-error.ts';
 import { receiveFiles } from '../../src/routes/media-queue.ts';
@@ -10,6 +10,9 @@ import { receiveFiles } from '../../src/routes/media-queue.ts';
 // A fixed seed so CI runs the same cases; FUZZ_RUNS raises the runs and FUZZ_SEED picks other cases.
 const SEED = Number(process.env.FUZZ_SEED ?? 20261123);
 const runs = (ci: number) => ({ seed: SEED, numRuns: Number(process.env.FUZZ_RUNS ?? ci) });
+
+const decodeUpload = (bytes: Buffer) =>
+  (mediaV1.MediaService as unknown as { service: { Upload: { requestDeserialize(bytes: Buffer): UploadRequest__Output } } }).service.Upload.requestDeserialize(bytes);
 
 const AUTH = { entity: 'ENTITY_USER', websiteId: '1', userId: '7' } as AuthContext;
 
@@ -30,7 +33,9 @@ function fakeMedia(limit: number) {
           settle.reject(new Error('cancelled'));
         },
       });
-      stream.on('data', (message: { data?: Buffer; end?: { size: number } }) => {
+      stream.on('data', (written: Buffer | { end?: { size: number } }) => {
+        // File bytes come as data messages already encoded.
+        const message: { data?: Buffer | null; end?: { size: number | string } | null } = Buffer.isBuffer(written) ? decodeUpload(written) : written;
         if (message.data) file.bytes = Buffer.concat([file.bytes, message.data]);
         if (message.end) {
           file.refused = file.bytes.length > limit || file.bytes.subarray(0, 4).toString() === '%PDF';
