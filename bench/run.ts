@@ -102,7 +102,10 @@ async function projectorLag(metricsUrl: string): Promise<{ p99: string; events: 
   return { p99: total ? `≤ ${p99?.le}` : 'n/a', events: total };
 }
 
-/** Rows straight into the read model (ids far above real ones), for the reporting benchmarks. */
+/**
+ * Rows straight into the read model (ids far above real ones), for the reporting benchmarks; complete,
+ * as the projector writes them (rows without attribute values would keep it busy filling them in).
+ */
 async function seedReadModel(databaseUrl: string, rows: number): Promise<void> {
   // A million rows and their indexes take longer than the pool's default statement timeout.
   const pool = createPool(databaseUrl, { max: 1, statementTimeoutMs: 0 });
@@ -110,10 +113,12 @@ async function seedReadModel(databaseUrl: string, rows: number): Promise<void> {
     await pool.query(
       `INSERT INTO reports.occurrences (id, sample_id, website_id, survey_id, survey_title, taxa_taxon_list_id, taxon, preferred_taxon,
          default_common_name, taxon_group, taxon_external_key, date_start, date_end, date_type, entered_sref, entered_sref_system,
-         location_name, lat, lon, record_status, confidential, release_status, zero_abundance, training, created_by_id, created_on, updated_on)
+         location_name, lat, lon, record_status, confidential, release_status, zero_abundance, training, created_by_id, created_on, updated_on,
+         attrs, sample_attrs)
        SELECT 100000000 + n, 100000000 + n / 3, $1, $2, 'Garden birds', 1 + n % 4, (ARRAY['Erithacus rubecula','Turdus merula','Parus major','Cyanistes caeruleus'])[1 + n % 4],
               NULL, NULL, 'birds', 'NHMSYS0000530420', DATE '2020-01-01' + (n % 2000), DATE '2020-01-01' + (n % 2000), 'D', 'SU1234', 'OSGB',
-              'Bench site ' || (n % 100), 51.1, -1.8, 'C', false, 'R', false, false, $3, now(), now()
+              'Bench site ' || (n % 100), 51.1, -1.8, 'C', false, 'R', false, false, $3, now(), now(),
+              '{}', '{}'
          FROM generate_series(1, $4::int) AS n
        ON CONFLICT (id) DO NOTHING`,
       [DEMO.websiteId, DEMO.surveyId, DEMO.userId, rows],
