@@ -22,6 +22,8 @@ export const CHANNEL_OPTIONS: grpc.ChannelOptions = {
   // Reconnect quickly after a backend restarts so callers see 503s only briefly.
   'grpc.initial_reconnect_backoff_ms': 200,
   'grpc.max_reconnect_backoff_ms': 2_000,
+  // Streamed answers (report rows, downloads) flow without waiting for a window update every 64 KiB.
+  'grpc-node.flow_control_window': 1024 * 1024,
 };
 
 /** Whoever the calls are made for (an HTTP client): whether they went away, and a way to be told when they do. */

@@ -78,11 +78,19 @@ export async function* reportRows(pool: Pool, compiled: CompiledReport, limit: n
     }
     const cursor = client.query(new Cursor(compiled.sql, compiled.values, { rowMode: 'array' }));
     try {
+      // The next batch is asked for before this one is handed on, so the database produces it meanwhile.
+      let next: Promise<unknown[][]> = cursor.read(BATCH_ROWS);
       for (;;) {
-        const rows: unknown[][] = await cursor.read(BATCH_ROWS);
-        yield rows;
+        const rows = await next;
         // A short batch is the last one: no further round trip is needed to learn so.
-        if (rows.length < BATCH_ROWS) break;
+        const last = rows.length < BATCH_ROWS;
+        if (!last) {
+          next = cursor.read(BATCH_ROWS);
+          // A caller that stops reading leaves this batch unread; its error, if any, is the close's to handle.
+          next.catch(() => undefined);
+        }
+        yield rows;
+        if (last) break;
       }
     } finally {
       healthy = await closeCursor(cursor);
