@@ -2,6 +2,7 @@ import { hash } from 'node:crypto';
 import Cursor from 'pg-cursor';
 import type { Pool } from '@rex/db';
 import type { CompiledReport } from '../library/compile.ts';
+import { REPORT_TYPES } from './report-types.ts';
 
 /** Rows fetched at a time, and the largest page read in one round trip. */
 export const BATCH_ROWS = 500;
@@ -67,7 +68,7 @@ export async function* reportRows(pool: Pool, compiled: CompiledReport, limit: n
       // A page fits one batch: one round trip, where a cursor takes three.
       let rows: unknown[][];
       try {
-        rows = (await client.query<unknown[]>({ name: statementName(compiled.sql), text: compiled.sql, values: compiled.values, rowMode: 'array' })).rows;
+        rows = (await client.query<unknown[]>({ name: statementName(compiled.sql), text: compiled.sql, values: compiled.values, rowMode: 'array', types: REPORT_TYPES })).rows;
       } catch (error) {
         // An error the server answered leaves the connection usable; any other may not.
         healthy = (error as { severity?: unknown }).severity !== undefined;
@@ -76,7 +77,7 @@ export async function* reportRows(pool: Pool, compiled: CompiledReport, limit: n
       yield rows;
       return;
     }
-    const cursor = client.query(new Cursor(compiled.sql, compiled.values, { rowMode: 'array' }));
+    const cursor = client.query(new Cursor(compiled.sql, compiled.values, { rowMode: 'array', types: REPORT_TYPES }));
     try {
       // The next batch is asked for before this one is handed on, so the database produces it meanwhile.
       let next: Promise<unknown[][]> = cursor.read(BATCH_ROWS);
