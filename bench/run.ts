@@ -38,6 +38,7 @@ import { DEMO, importFixtures, parseFixtures } from '@rex/admin';
 import { SignJWT, importPKCS8 } from 'jose';
 import { chartNodeOptions, chartServiceEnv } from '../scripts/chart-node-options.ts';
 import { demoToken } from '../scripts/demo-token.ts';
+import { cleanUpOnInterrupt } from '../scripts/interrupt.ts';
 import { grpcServing, startSuite, type ServiceName } from '../scripts/suite.ts';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
@@ -359,6 +360,11 @@ async function cleanUp(): Promise<void> {
   await embedded?.stop();
   removeDataDirectory(dataDir);
 }
+let stopServices = async (): Promise<void> => undefined;
+cleanUpOnInterrupt(async () => {
+  await stopServices();
+  await cleanUp();
+});
 const suite = await startSuite({
   dataDir,
   databaseUrl,
@@ -380,6 +386,10 @@ const suite = await startSuite({
   await cleanUp();
   throw error;
 });
+stopServices = async () => {
+  for (const child of children) child.kill('SIGTERM');
+  await suite.stop();
+};
 
 try {
   // Before the first request, so that records' reference cache already knows the attribute.
@@ -495,7 +505,6 @@ try {
     if (ONLY.has('s')) {
       say(`seeding up to ${STREAM_ROWS} occurrences into the read model`);
       await seedReadModel(databaseUrl, STREAM_ROWS);
-      say(`(s) the report as CSV through the gateway`);
       const stream = await streamCsv(`${services}/reports/library/occurrences/occurrence_list.xml?format=csv&wantCount=0&limit=${STREAM_ROWS}`, headers, suite);
       reportResults.push(`| (s) CSV of ${stream.rows} rows | ${stream.rowsPerSecond.toFixed(0)} rows/s | gateway RSS peak ${stream.gatewayMb} MB | reports RSS peak ${stream.reportsMb} MB | target ≥ 100 000 rows/s, each ≤ 150 MB and growth ≤ 30 MB |`);
     }

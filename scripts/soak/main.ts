@@ -14,6 +14,7 @@ import { parseArgs } from 'node:util';
 import { createDatabase, dropDatabase, freePort, removeDataDirectory, startEmbeddedPostgres, type EmbeddedDatabase } from '@rex/db';
 import { chartServiceEnv } from '../chart-node-options.ts';
 import { demoToken } from '../demo-token.ts';
+import { cleanUpOnInterrupt } from '../interrupt.ts';
 import { startSuite } from '../suite.ts';
 import { createTraffic, newWindow, percentile, type Window } from './load.ts';
 import { projectorSecondsBehind, sampleProcess, slopePerMinute, type ProcessSample } from './samples.ts';
@@ -47,6 +48,14 @@ if (!serverUrl) {
 }
 const databaseName = `rex_soak_${Date.now()}`;
 const databaseUrl = await createDatabase(serverUrl, databaseName);
+let stopServices = async (): Promise<void> => undefined;
+async function cleanUp(): Promise<void> {
+  await stopServices();
+  await dropDatabase(serverUrl!, databaseName).catch(() => undefined);
+  await embedded?.stop();
+  removeDataDirectory(dataDir);
+}
+cleanUpOnInterrupt(cleanUp);
 const names = ['gateway', 'records', 'reports', 'media', 'search'] as const;
 const metricsPorts = Object.fromEntries(await Promise.all(names.map(async (name) => [name, await freePort()]))) as Record<(typeof names)[number], number>;
 say('starting the suite');
@@ -60,6 +69,7 @@ const suite = await startSuite({
   env: { LOG_LEVEL: 'warn', OTEL_SDK_DISABLED: 'true' },
   serviceEnv: chartServiceEnv(),
 });
+stopServices = () => suite.stop();
 const bearer = await demoToken(suite.demoPrivateKey);
 
 const sampleIds: string[] = [];
@@ -155,8 +165,5 @@ process.stdout.write(`  p99 latency: ${p99Start.toFixed(0)} ms at the start, ${p
 process.stdout.write(`  projector behind: max ${Math.max(...after(lag)).toFixed(1)} s, at the end ${lag.at(-1)?.toFixed(1)} s\n`);
 process.stdout.write(`  bounds: RSS slope ≤ ${rssBound} MB/min per process → ${failed ? 'FAILED' : 'held'}\n`);
 
-await suite.stop();
-await dropDatabase(serverUrl, databaseName).catch(() => undefined);
-await embedded?.stop();
-removeDataDirectory(dataDir);
+await cleanUp();
 process.exit(failed ? 1 : 0);
