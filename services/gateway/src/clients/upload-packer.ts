@@ -48,6 +48,7 @@ export class UploadPacker {
   private onTheWay = 0;
   private pending: Buffer = Buffer.alloc(0);
   private waiting = false;
+  private endSize: number | undefined;
   private ended = false;
   private readonly stream: grpc.ClientWritableStream<UploadRequest | Buffer>;
   private readonly ready: () => void;
@@ -61,20 +62,28 @@ export class UploadPacker {
   /** Takes the file's next bytes; false when the file must pause until `ready` is called. */
   push(chunk: Buffer): boolean {
     if (this.ended) return true;
-    this.pending = chunk;
+    this.pending = this.pending.length > 0 ? Buffer.concat([this.pending, chunk]) : chunk;
     this.waiting = !this.pack();
     return !this.waiting;
   }
 
-  /** Sends what is left and the end of the file (`size` bytes in all). */
+  /**
+   * Sends what is left and the end of the file (`size` bytes in all). A stream may end right after
+   * the chunk that paused it: the end then waits until that chunk is packed.
+   */
   end(size: number): void {
-    if (this.ended) return;
+    if (this.ended || this.endSize !== undefined) return;
+    this.endSize = size;
+    if (!this.waiting) this.finish();
+  }
+
+  private finish(): void {
     this.ended = true;
     if (this.filled > 0) this.send();
     this.release(this.filling);
     this.release(this.spare);
     this.filling = this.spare = null;
-    this.stream.write({ end: { size } });
+    this.stream.write({ end: { size: this.endSize } });
     this.stream.end();
   }
 
@@ -112,7 +121,8 @@ export class UploadPacker {
       this.spare = buffer;
       if (this.waiting && this.pack()) {
         this.waiting = false;
-        this.ready();
+        if (this.endSize === undefined) this.ready();
+        else this.finish();
       }
     });
   }

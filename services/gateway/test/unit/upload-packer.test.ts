@@ -101,6 +101,28 @@ describe('UploadPacker', () => {
     expect(Buffer.compare(writes[1].message, writes[1].copy!)).toBe(0);
   });
 
+  it('when the file ends right after the chunk that paused it, then that chunk is still sent before the end', () => {
+    const { stream, writes, isEnded } = heldStream();
+    const packer = new UploadPacker(stream, () => undefined);
+    const file = randomBytes(9 * 64 * 1024 + 100);
+    let offset = 0;
+    let accepted = true;
+    while (accepted && offset < file.length) {
+      accepted = packer.push(file.subarray(offset, offset + 64 * 1024));
+      offset += 64 * 1024;
+    }
+    expect(accepted).toBe(false);
+    // A readable stream emits 'end' after its last chunk even when paused in that chunk's handler.
+    packer.push(file.subarray(offset));
+    packer.end(file.length);
+    expect(isEnded()).toBe(false);
+    for (let i = 0; i < writes.length; i += 1) writes[i].callback?.();
+    expect(isEnded()).toBe(true);
+    const data = writes.filter((w) => w.copy).map((w) => decode(w.copy!).data!);
+    expect(Buffer.compare(Buffer.concat(data), file)).toBe(0);
+    expect(writes.at(-1)!.copy).toBeNull();
+  });
+
   it('drops the rest of a file whose call failed, so the request can be read to its end', () => {
     const { stream, writes, isEnded } = heldStream();
     const packer = new UploadPacker(stream, () => undefined);
