@@ -22,6 +22,9 @@ type Call = {
   getDeadline(): grpc.Deadline;
 };
 
+/** How close to its deadline a call's end counts as its time running out (see `cancelledByCaller`). */
+export const DEADLINE_MARGIN_MS = 250;
+
 /**
  * The scope of one call while its handler runs. It costs the call nothing
  * until something asks to hear of its end (a query of a scoped pool): then
@@ -49,9 +52,14 @@ export class ScopeOfCall implements CallScope {
     return this.endedWhenServed ?? this.call.cancelled;
   }
 
-  /** Whether the call had ended when its handler settled because its caller cancelled it (not because its time ran out). */
+  /**
+   * Whether the call had ended when its handler settled because its caller cancelled it, not because
+   * its time ran out. The caller's deadline and this one (counted from the call's arrival) pass at
+   * nearly the same moment, and the caller's cancel may arrive first: an end within
+   * DEADLINE_MARGIN_MS of the deadline is the deadline's.
+   */
   get cancelledByCaller(): boolean {
-    return this.ended && !(this.deadline !== undefined && (this.servedAt ?? Date.now()) >= this.deadline);
+    return this.ended && !(this.deadline !== undefined && (this.servedAt ?? Date.now()) >= this.deadline - DEADLINE_MARGIN_MS);
   }
 
   onEnd(listener: () => void): () => void {

@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { currentCall, inCallScope } from '../../src/call-scope.ts';
+import { DEADLINE_MARGIN_MS, ScopeOfCall, currentCall, inCallScope } from '../../src/call-scope.ts';
 
 /** A call as grpc-js shows it to a handler: cancelled once, with a 'cancelled' event. */
 class FakeCall extends EventEmitter {
@@ -20,6 +20,22 @@ class FakeCall extends EventEmitter {
 }
 
 describe('the call scope', () => {
+  it("when the caller's cancel arrives just before this end's own deadline, then the call ran out of time; well before it, the caller cancelled", async () => {
+    const endedWith = async (deadlineIn: number) => {
+      const call = new FakeCall(Date.now() + deadlineIn);
+      let scope!: ScopeOfCall;
+      await inCallScope(call, async () => {
+        scope = currentCall() as ScopeOfCall;
+        call.cancel();
+      });
+      return scope.cancelledByCaller;
+    };
+    // The caller's deadline passed first and its cancel came in before this end's deadline.
+    expect(await endedWith(DEADLINE_MARGIN_MS / 5)).toBe(false);
+    expect(await endedWith(-10)).toBe(false);
+    expect(await endedWith(5_000)).toBe(true);
+  });
+
   it('when the client cancels while the handler runs, then the scope has ended and every listener hears it once', async () => {
     const call = new FakeCall(Date.now() + 5_000);
     const heard: string[] = [];
