@@ -1,7 +1,8 @@
 // Extra gateway processes with their own REST configuration, in front of the
 // suite's records service and database.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -71,6 +72,7 @@ export async function startGateway(
         child.kill('SIGTERM');
         search?.kill('SIGTERM');
         media?.kill('SIGTERM');
+        removeWhenGone(dir, [child, search, media]);
       };
       return { url, services: `${url}/index.php/services/rest`, pid: child.pid!, stop };
     }
@@ -79,5 +81,12 @@ export async function startGateway(
   child.kill('SIGKILL');
   search?.kill('SIGKILL');
   media?.kill('SIGKILL');
+  removeWhenGone(dir, [child, search, media]);
   throw new Error('gateway did not become ready');
+}
+
+/** Removes a gateway's directory (configuration, media files) once its processes have exited. */
+function removeWhenGone(dir: string, processes: (ChildProcess | undefined)[]): void {
+  const exits = processes.filter((p): p is ChildProcess => p !== undefined && p.exitCode === null && p.signalCode === null).map((p) => once(p, 'exit'));
+  void Promise.all(exits).finally(() => rmSync(dir, { recursive: true, force: true }));
 }
