@@ -77,10 +77,14 @@ if [ "$MANIFEST" = "-" ]; then
 fi
 
 port_in_use() { (: <"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+# Ports below the kernel's ephemeral range: a port inside it may be taken as the local end of an
+# outgoing connection (kube-apiserver's own to etcd, say) between being found free and being bound.
+EPHEMERAL_LOW="$(awk '{print $1}' /proc/sys/net/ipv4/ip_local_port_range 2>/dev/null || echo 32768)"
+if [ "${EPHEMERAL_LOW:-0}" -gt 12000 ]; then PORT_LOW=10000 PORT_SPAN=$((EPHEMERAL_LOW - 10000)); else PORT_LOW=20000 PORT_SPAN=30000; fi
 free_port() {
   local p
   for _ in $(seq 1 200); do
-    p=$((20000 + RANDOM % 30000))
+    p=$((PORT_LOW + RANDOM % PORT_SPAN))
     if ! port_in_use "$p" && [[ " ${USED_PORTS:-} " != *" $p "* ]]; then
       USED_PORTS="${USED_PORTS:-} $p"
       printf '%s\n' "$p"
