@@ -4,6 +4,8 @@ export default defineConfig({
   test: {
     // With --coverage, the reporter below adds what the service processes of the e2e tier ran.
     reporters: ['default', './scripts/coverage-reporter.ts'],
+    // One temporary directory for the whole run, removed at its end (each project inherits this setup).
+    globalSetup: ['scripts/test-temp-root.ts'],
     // Two workers even on two cores: unit and component files wait on databases and sockets as much as on the CPU.
     maxWorkers: 2,
     coverage: {
