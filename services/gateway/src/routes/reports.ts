@@ -6,6 +6,7 @@ import { HttpError } from '../http-error.ts';
 import { answerFormat, sendAnswer } from './answer-format.ts';
 import { API_PARAMETERS, CARRIED_PARAMETERS, backend, requestUrl, servicesUrl } from './context.ts';
 import { csvLine } from './csv.ts';
+import { rowJson, rowKeys, type RowKeys } from './row-json.ts';
 import { HTML_PAGE_END, escapeHtml, htmlPageStart, htmlValue } from './html-page.ts';
 import type { Route } from './route.ts';
 import { streamAnswer } from './stream-answer.ts';
@@ -69,16 +70,6 @@ function reportParameters(req: Request): Record<string, string> {
 const warningOf = (name: string) => `Unknown parameter ${name}: the report does not take it, so it was ignored.`;
 const UNKNOWN_PARAMETERS_HEADER = 'Unknown-Parameters';
 
-/** Rows of a report's data array leave out keys whose value is null or empty, as the existing API does. */
-function rowObject(columns: string[], values: RowValues, dropEmpty: boolean): Record<string, string | null> {
-  const row: Record<string, string | null> = {};
-  columns.forEach((column, i) => {
-    const value = values[i] ?? null;
-    if (!dropEmpty || (value !== null && value !== '')) row[column] = value;
-  });
-  return row;
-}
-
 function pageLink(req: Request, offset: number, limit: number, count: number | undefined): string {
   const url = requestUrl(req);
   url.searchParams.set('offset', String(offset));
@@ -112,6 +103,7 @@ function runReport(reports: ReportsClient, limits: ReportLimits, req: Request, r
   });
 
   let columns: string[] = [];
+  let keys: RowKeys = [];
   let count: number | undefined;
   let warnings: string[] = [];
   let rows = 0;
@@ -125,6 +117,7 @@ function runReport(reports: ReportsClient, limits: ReportLimits, req: Request, r
     applyHead: (chunk: RunReportChunk__Output) => {
       if (!chunk.head) return false;
       columns = chunk.head.columns;
+      keys = rowKeys(columns);
       count = wantCount && !chunk.head.countUnknown ? Number(chunk.head.count) : undefined;
       const unknown = chunk.head.unknownParameters;
       warnings = unknown.map(warningOf);
@@ -149,9 +142,10 @@ function runReport(reports: ReportsClient, limits: ReportLimits, req: Request, r
       let text = '';
       for (const row of fromJsonRows(chunk.rows?.json ?? '')) {
         if (format === 'csv') text += csvLine(row);
-        else if (format === 'ndjson') text += `${JSON.stringify(rowObject(columns, row, false))}\n`;
+        else if (format === 'ndjson') text += `${rowJson(keys, row, false)}\n`;
         else if (format === 'html') text += `<tr>${row.map((value) => `<td>${htmlValue(value)}</td>`).join('')}</tr>\n`;
-        else text += `${rows > 0 ? ',' : ''}${JSON.stringify(rowObject(columns, row, true))}`;
+        // Rows of the data array leave out keys whose value is null or empty, as the existing API does.
+        else text += `${rows > 0 ? ',' : ''}${rowJson(keys, row, true)}`;
         rows += 1;
       }
       return text;

@@ -24,8 +24,10 @@ const FLUSH_BYTES = 64 * 1024;
  * JSON error; one after it can only cut the response short.
  *
  * The head, the rows and the tail arrive as separate messages: they are held
- * (corked) and sent together, so a small answer leaves in one write, and a
- * long one in writes of at least FLUSH_BYTES.
+ * (the socket corked) and sent together, so a small answer leaves in one
+ * write, and a long one in writes of at least FLUSH_BYTES. The socket rather
+ * than the response is corked: a corked response keeps a chunked body aside
+ * and writes it after uncorking its socket, one system call per piece.
  */
 export function streamAnswer<T>(stream: grpc.ClientReadableStream<T>, res: Response, backend: string, rendering: StreamRendering<T>): Promise<void> {
   const render = rendering.render ?? ((message: T) => dataOf(message as { data?: Buffer | null }));
@@ -41,15 +43,15 @@ export function streamAnswer<T>(stream: grpc.ClientReadableStream<T>, res: Respo
       waiting = false;
       stream.resume();
     };
-    let corked = false;
+    let corked: Response['socket'] = null;
     const uncork = () => {
-      if (corked) res.uncork();
-      corked = false;
+      corked?.uncork();
+      corked = null;
     };
     stream.on('data', (message: T) => {
-      if (!corked) {
-        res.cork();
-        corked = true;
+      if (!corked && res.socket) {
+        corked = res.socket;
+        corked.cork();
       }
       if (rendering.applyHead(message)) {
         started = true;
@@ -83,8 +85,9 @@ export function streamAnswer<T>(stream: grpc.ClientReadableStream<T>, res: Respo
       if (failed) return;
       const tail = rendering.finish?.();
       if (tail) res.write(tail);
-      uncork();
+      // Ending writes the last chunk and then sends all that is held.
       res.end();
+      uncork();
       resolve();
     });
   });

@@ -14,7 +14,18 @@ const QUERY_CANCELED = '57014';
  * A report's SQL as a named statement: prepared on a connection the first time it runs there,
  * then run without being parsed again. The same text always gets the same name.
  */
-const statementName = (sql: string): string => `report_${hash('sha1', sql, 'base64url')}`;
+const statementName = (sql: string): string => {
+  let name = statementNames.get(sql);
+  if (name === undefined) {
+    // The texts are the reports' queries, one per combination of parameters given: few, but not bounded.
+    if (statementNames.size >= STATEMENT_NAMES_KEPT) statementNames.clear();
+    name = `report_${hash('sha1', sql, 'base64url')}`;
+    statementNames.set(sql, name);
+  }
+  return name;
+};
+const statementNames = new Map<string, string>();
+const STATEMENT_NAMES_KEPT = 1_000;
 
 /**
  * Rows in all pages, on a pool whose statement timeout is short: a count that

@@ -48,7 +48,7 @@ export function compileReport(
   options: RunOptions,
 ): CompiledReport {
   const paramValues = resolveParamValues(definition.params, given);
-  const columns = selectColumns([...definition.columns, ...attributeColumns(definition.params, paramValues)], options.columns);
+  const columns = selectColumns(distinctColumns([...definition.columns, ...attributeColumns(definition.params, paramValues)]), options.columns);
   const orderBy = orderByClause(definition, columns, options);
   checkPaging(options);
   const binder: Binder = { values: [...visibility.values], numbers: new Map() };
@@ -89,6 +89,12 @@ function attributeColumns(params: ReportParam[], values: Map<string, BindValue>)
       visible: true,
     }));
   });
+}
+
+/** Each name once: an attribute column named as a column before it (the report's own, or another attribute's) is that column. */
+function distinctColumns(columns: ReportColumn[]): ReportColumn[] {
+  const names = new Set<string>();
+  return columns.filter((column) => !names.has(column.name) && Boolean(names.add(column.name)));
 }
 
 /** All columns, or the requested ones in the requested order. */

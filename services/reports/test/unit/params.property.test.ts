@@ -127,9 +127,21 @@ describe('report runs with any parameters, property-based', () => {
           expect([...numbers].sort((a, b) => a - b)).toEqual(bound.map((_, index) => index + 1));
         }
         expect(compiled.values.slice(-2)).toEqual([run.limit, run.offset]);
+        const names = compiled.columns.map((column) => column.name);
+        expect(new Set(names).size).toBe(names.length);
       }),
       runs(2_000),
     );
+  });
+
+  it('when attribute columns are asked for that the report already has, or twice, then each column still comes once', () => {
+    const definition = shipped.find((report) => report.params.some((p) => p.attributeColumns === 'sample'))!;
+    const smpattrs = definition.params.find((p) => p.attributeColumns === 'sample')!.name;
+    const own = { name: 'attr_sample_5', display: 'Its own', sql: "'own'", datatype: 'text', visible: true };
+    const compiled = compileReport({ ...definition, columns: [...definition.columns, own] }, { [smpattrs]: '5,6,6' }, { sql: 'o.website_id = $1', values: ['1'] }, { limit: 10, offset: 0 });
+    const names = compiled.columns.map((column) => column.name);
+    expect(names.filter((name) => name.startsWith('attr_sample_'))).toEqual(['attr_sample_5', 'attr_sample_6']);
+    expect(compiled.columns.find((column) => column.name === 'attr_sample_5')).toBe(own);
   });
 });
 
