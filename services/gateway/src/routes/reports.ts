@@ -6,7 +6,7 @@ import { HttpError } from '../http-error.ts';
 import { answerFormat, sendAnswer } from './answer-format.ts';
 import { API_PARAMETERS, CARRIED_PARAMETERS, backend, requestUrl, servicesUrl } from './context.ts';
 import { csvLine } from './csv.ts';
-import { rowJson, rowKeys, type RowKeys } from './row-json.ts';
+import { RowWriter } from './row-json.ts';
 import { HTML_PAGE_END, escapeHtml, htmlPageStart, htmlValue } from './html-page.ts';
 import type { Route } from './route.ts';
 import { streamAnswer } from './stream-answer.ts';
@@ -103,7 +103,7 @@ function runReport(reports: ReportsClient, limits: ReportLimits, req: Request, r
   });
 
   let columns: string[] = [];
-  let keys: RowKeys = [];
+  let writer = new RowWriter([]);
   let count: number | undefined;
   let warnings: string[] = [];
   let rows = 0;
@@ -117,7 +117,7 @@ function runReport(reports: ReportsClient, limits: ReportLimits, req: Request, r
     applyHead: (chunk: RunReportChunk__Output) => {
       if (!chunk.head) return false;
       columns = chunk.head.columns;
-      keys = rowKeys(columns);
+      writer = new RowWriter(columns);
       count = wantCount && !chunk.head.countUnknown ? Number(chunk.head.count) : undefined;
       const unknown = chunk.head.unknownParameters;
       warnings = unknown.map(warningOf);
@@ -142,10 +142,10 @@ function runReport(reports: ReportsClient, limits: ReportLimits, req: Request, r
       let text = '';
       for (const row of fromJsonRows(chunk.rows?.json ?? '')) {
         if (format === 'csv') text += csvLine(row);
-        else if (format === 'ndjson') text += `${rowJson(keys, row, false)}\n`;
+        else if (format === 'ndjson') text += `${writer.row(row, false)}\n`;
         else if (format === 'html') text += `<tr>${row.map((value) => `<td>${htmlValue(value)}</td>`).join('')}</tr>\n`;
         // Rows of the data array leave out keys whose value is null or empty, as the existing API does.
-        else text += `${rows > 0 ? ',' : ''}${rowJson(keys, row, true)}`;
+        else text += `${rows > 0 ? ',' : ''}${writer.row(row, true)}`;
         rows += 1;
       }
       return text;
