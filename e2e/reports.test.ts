@@ -73,6 +73,20 @@ describe('running reports through the gateway', () => {
     expect(second.body.paging.next).toBeUndefined();
   });
 
+  it('when a page is asked for with the known_count its paging links carry, then that count is answered and the rows are not counted again', async () => {
+    const first = await api('GET', `${EXPLORE}?location_name=${marker}&limit=1`, { token: demoToken });
+    expect(first.body.paging.next).toMatch(/known_count=2/);
+    // A count other than the real one shows which was answered: the one given.
+    const given = await api('GET', `${EXPLORE}?location_name=${marker}&limit=1&known_count=7`, { token: demoToken });
+    expect(given.status).toBe(200);
+    expect(given.body.count).toBe(7);
+    expect(given.body.data).toHaveLength(1);
+    expect(given.body.paging.next).toMatch(/known_count=7/);
+    // wantCount=0 still answers 0, and a known_count that is not a whole number is not taken.
+    expect((await api('GET', `${EXPLORE}?location_name=${marker}&limit=1&known_count=7&wantCount=0`, { token: demoToken })).body.count).toBe(0);
+    expect((await api('GET', `${EXPLORE}?location_name=${marker}&limit=1&known_count=-7`, { token: demoToken })).body.count).toBe(2);
+  });
+
   it('when the same report is run by callers of different entity and scope, then each sees exactly its records', async () => {
     const websiteHeaders = { Authorization: `WEBSITE_ID:${DEMO.websiteId}:SECRET:${WEBSITE_PASSWORD}` };
     const all = [...ownOccurrences, otherUsersOccurrence].sort();

@@ -86,6 +86,8 @@ function runReport(reports: ReportsClient, limits: ReportLimits, req: Request, r
   const limit = integer(req, 'limit', 100, maxLimit, `limit may be at most ${maxLimit} for ${page ? `a ${format.toUpperCase()} page` : `a ${format} download`}`);
   const offset = integer(req, 'offset', 0, 1e9);
   const wantCount = req.query.wantCount !== '0' && req.query.wantCount !== 'false';
+  // The count a paging link carries (known_count): the rows are not counted again for each page.
+  const knownCount = wantCount && typeof req.query.known_count === 'string' && /^\d{1,15}$/.test(req.query.known_count) ? Number(req.query.known_count) : undefined;
   const parameters = reportParameters(req);
   const sortdir = typeof req.query.sortdir === 'string' ? req.query.sortdir.toUpperCase() : '';
   if (sortdir && sortdir !== 'ASC' && sortdir !== 'DESC') throw new HttpError(400, 'sortdir must be ASC or DESC');
@@ -98,7 +100,7 @@ function runReport(reports: ReportsClient, limits: ReportLimits, req: Request, r
     orderBy: typeof req.query.orderby === 'string' ? req.query.orderby : '',
     sortDir: sortdir,
     columns: typeof req.query.columns === 'string' ? req.query.columns.split(',').filter(Boolean) : [],
-    wantCount,
+    wantCount: wantCount && knownCount === undefined,
     access: reportAccess(req.caller!),
   });
 
@@ -118,7 +120,7 @@ function runReport(reports: ReportsClient, limits: ReportLimits, req: Request, r
       if (!chunk.head) return false;
       columns = chunk.head.columns;
       writer = new RowWriter(columns);
-      count = wantCount && !chunk.head.countUnknown ? Number(chunk.head.count) : undefined;
+      count = knownCount ?? (wantCount && !chunk.head.countUnknown ? Number(chunk.head.count) : undefined);
       const unknown = chunk.head.unknownParameters;
       warnings = unknown.map(warningOf);
       res.status(200).vary('Accept');
@@ -230,7 +232,7 @@ export function reportRoutes(reports: ReportsClient, limits: ReportLimits): Rout
       method: 'get',
       path: '/reports/*path',
       summary:
-        'A folder of the hierarchy; <path>.xml runs a report with its parameters in the query string (limit, offset, orderby, sortdir, columns, wantCount, format=json|html|csv|ndjson; a parameter the report does not take is ignored and named in warnings and the Unknown-Parameters header); <path>.xml/params and /columns describe it (format=json|html|csv).',
+        'A folder of the hierarchy; <path>.xml runs a report with its parameters in the query string (limit, offset, orderby, sortdir, columns, wantCount, known_count (the count a paging link carries, not counted again), format=json|html|csv|ndjson; a parameter the report does not take is ignored and named in warnings and the Unknown-Parameters header); <path>.xml/params and /columns describe it (format=json|html|csv).',
       parameters: [{ name: 'path', in: 'path', type: 'string', description: 'e.g. library/occurrences/filterable_explore_list.xml', required: true }],
       responses: {
         200: 'A folder listing, {count, paging, warnings?, data} of report rows, or the params/columns description',
