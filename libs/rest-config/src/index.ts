@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { parse as parseYaml } from 'yaml';
+import { parseDocument } from 'yaml';
 import { z } from '@rex/config';
 
 export const METHOD_NAMES = ['jwtUser', 'jwtClient', 'directClient', 'directUser', 'directWebsite', 'hmacClient', 'hmacWebsite'] as const;
@@ -24,6 +24,14 @@ export function compileSearchPattern(pattern: string): RegExp {
   const delimited = /^\/(.*)\/([a-z]*)$/s.exec(pattern);
   const [source, flags] = delimited ? [delimited[1], delimited[2].replace(/[^isu]/g, '')] : [pattern, ''];
   return new RegExp(`^(?:${source})$`, flags);
+}
+
+/** A YAML text's value; a warning (an unknown tag such as `!!js/function`) refuses it as an error does. */
+function readYaml(text: string): unknown {
+  const document = parseDocument(text);
+  const problem = document.errors[0] ?? document.warnings[0];
+  if (problem) throw problem;
+  return document.toJS();
 }
 
 /** Expressions → descriptions; every expression must compile, or loading names it. */
@@ -122,7 +130,7 @@ export function loadRestConfig(path: string = DEVELOPMENT_CONFIG): RestConfig {
   let raw: unknown;
   try {
     const text = readFileSync(path, 'utf8');
-    raw = path.endsWith('.json') ? JSON.parse(text) : parseYaml(text);
+    raw = path.endsWith('.json') ? JSON.parse(text) : readYaml(text);
   } catch (error) {
     throw new RestConfigError(`cannot read REST configuration ${path}: ${(error as Error).message}`);
   }

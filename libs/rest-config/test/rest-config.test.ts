@@ -45,6 +45,19 @@ describe('loadRestConfig', () => {
   it('when the file is missing, then a RestConfigError says which file', () => {
     expect(() => loadRestConfig(join(dir, 'missing.yaml'))).toThrow(RestConfigError);
   });
+
+  it('when a value carries a tag YAML does not know (!!js/function), then loading fails naming it, and nothing is warned', () => {
+    const warned: unknown[] = [];
+    const listen = (warning: unknown) => warned.push(warning);
+    process.on('warning', listen);
+    try {
+      const path = file('tagged.yaml', 'authentication_methods:\n  jwtUser:\n    claim_namespace: !!js/function "f"\n');
+      expect(() => loadRestConfig(path)).toThrow(/tagged\.yaml.*Unresolved tag.*js\/function/s);
+    } finally {
+      process.off('warning', listen);
+    }
+    expect(warned).toEqual([]);
+  });
 });
 
 describe('shipped example configurations', () => {
