@@ -1,5 +1,5 @@
 import type { Pool, PoolClient } from '@rex/db';
-import { withTransaction } from '@rex/db';
+import { StatementNames, withTransaction } from '@rex/db';
 import type { AssociationPlan } from '../domain/associations.ts';
 import type { AttributeValue } from '../domain/attributes.ts';
 import type { Column } from '../domain/fields.ts';
@@ -39,6 +39,9 @@ export type Writer = { websiteId: string; userId: string | null; createdById: st
 
 /** The version (xmin) rows written by the current transaction carry: its 32-bit transaction id. */
 const CURRENT_VERSION = `(pg_current_xact_id()::text::numeric % 4294967296)::bigint::text`;
+
+/** Trees of a shape clients send again and again are inserted by a named statement, parsed and planned once per connection. */
+const TREE_STATEMENTS = new StatementNames('tree', 100);
 
 /** Above this many parameters a write is split into several statements (PostgreSQL allows 65 535). */
 const MAX_PARAMS = 20_000;
@@ -269,7 +272,9 @@ export async function insertNewRecords(
 
   const run = async (client: Queryable) => {
     let last = { stamp: '', version: '' };
-    for (const statement of builder.statements) last = (await client.query<{ stamp: string; version: string }>(statement)).rows[0];
+    for (const statement of builder.statements) {
+      last = (await client.query<{ stamp: string; version: string }>({ ...statement, name: TREE_STATEMENTS.nameOf(statement.text) })).rows[0];
+    }
     return last;
   };
   const { stamp, version } = 'pool' in target && builder.statements.length > 1 ? await withTransaction(target.pool, run) : await run(db);

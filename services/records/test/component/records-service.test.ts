@@ -7,6 +7,7 @@ import { createPool, withTransaction } from '@rex/db';
 import { fromJsonValues, recordsV1, toJsonValues, type AuthContext, type FieldValues, type RecordsServiceClient, type Submission } from '@rex/protos';
 import { RECORDS_FIXTURES, importRecordsFixtures } from '../../src/admin/index.ts';
 import { RecordsEnv } from '../../src/config.ts';
+import { insertNewRecords } from '../../src/db/new-records.ts';
 import { startRecordsServer } from '../../src/server.ts';
 import { clientOf, failure, freshDatabase, serve, settings, silentLogger, userOf, type Unary } from '../../../../component/support/served.ts';
 
@@ -146,5 +147,29 @@ describe('locations', () => {
     const listed = await records.ListLocations({ auth: owner, filters: { name: 'Big pond' }, limit: 10, offset: 0 });
     expect(listed.locations.map((row) => fromJsonValues(row.values).id)).toEqual([id]);
     expect((await failure(records.GetLocation({ auth: stranger, id }))).code).toBe(grpc.status.NOT_FOUND);
+  });
+});
+
+describe('statements run by name', () => {
+  it('when trees of one shape are inserted again and again, then they are written each time, by one named statement prepared once on the connection', async () => {
+    const pool = createPool(databaseUrl, { max: 1, applicationName: 'component-statements' });
+    try {
+      const tree = () => ({
+        samples: [{ columns: { survey_id: String(SURVEY), date_type: 'U' }, attributes: [], occurrences: [{ columns: { taxa_taxon_list_id: '1' }, attributes: [] }], samples: [] }],
+        occurrences: [],
+        parent: null,
+      });
+      const writer = { websiteId: String(WEBSITE), userId: '10', createdById: '10' };
+      const ids: string[] = [];
+      for (let i = 0; i < 3; i += 1) ids.push((await insertNewRecords({ pool }, tree(), writer)).samples[0].id);
+      expect(new Set(ids).size).toBe(3);
+      const { rows } = await pool.query<{ count: string }>('SELECT count(*) FROM records.samples WHERE id = ANY($1::bigint[])', [ids]);
+      expect(rows[0].count).toBe('3');
+      // pg_prepared_statements lists what this session (the pool's one connection) prepared.
+      const prepared = await pool.query<{ name: string }>("SELECT name FROM pg_prepared_statements WHERE name LIKE 'tree\\_%'");
+      expect(prepared.rows).toHaveLength(1);
+    } finally {
+      await pool.end();
+    }
   });
 });

@@ -1,0 +1,38 @@
+import { hash } from 'node:crypto';
+
+/** Texts seen once that are remembered, waiting for a second run. */
+const SEEN_KEPT = 1_000;
+
+/**
+ * Names for the statements a service runs again and again (a sample tree of the
+ * same shape, a report with the same parameters), so that each connection
+ * parses and plans such a text once and then runs it by name. A connection
+ * keeps what it prepared until it closes, so names are handed out sparingly: a
+ * text is named from its second run on, and at most `limit` texts are ever
+ * named by one process; any other runs unnamed, parsed each time.
+ */
+export class StatementNames {
+  private readonly names = new Map<string, string>();
+  private readonly seen = new Set<string>();
+  private readonly prefix: string;
+  private readonly limit: number;
+
+  constructor(prefix: string, limit: number) {
+    this.prefix = prefix;
+    this.limit = limit;
+  }
+
+  /** The name to run `text` by, or undefined to run it unnamed. The same text always gets the same name. */
+  nameOf(text: string): string | undefined {
+    const name = this.names.get(text);
+    if (name !== undefined || this.names.size >= this.limit) return name;
+    if (!this.seen.delete(text)) {
+      if (this.seen.size >= SEEN_KEPT) this.seen.clear();
+      this.seen.add(text);
+      return undefined;
+    }
+    const made = `${this.prefix}_${hash('sha1', text, 'base64url')}`;
+    this.names.set(text, made);
+    return made;
+  }
+}
