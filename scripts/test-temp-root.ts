@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -12,6 +12,8 @@ import { join } from 'node:path';
 export default function setup(): (() => void) | undefined {
   if (process.env.REX_TEST_TEMP_ROOT) return undefined;
   const root = mkdtempSync(join(tmpdir(), 'rex-test-run-'));
+  // Open as /tmp is: the embedded database, run as another user when the tests run as root, must reach its files.
+  chmodSync(root, 0o1777);
   process.env.REX_TEST_TEMP_ROOT = root;
   process.env.TMPDIR = root;
   return () => rmSync(root, { recursive: true, force: true });

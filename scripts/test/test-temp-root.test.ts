@@ -1,4 +1,4 @@
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -21,6 +21,8 @@ describe("the test run's temporary directory", () => {
     const root = process.env.REX_TEST_TEMP_ROOT!;
     expect(tmpdir()).toBe(root);
     expect(existsSync(root)).toBe(true);
+    // Like /tmp: any user may enter it and make files in it.
+    expect(statSync(root).mode & 0o7777).toBe(0o1777);
     writeFileSync(join(tmpdir(), 'left-behind'), 'x');
     teardown!();
     expect(existsSync(root)).toBe(false);

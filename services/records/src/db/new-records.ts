@@ -1,5 +1,5 @@
 import type { Pool, PoolClient } from '@rex/db';
-import { StatementNames, withTransaction } from '@rex/db';
+import { withTransaction } from '@rex/db';
 import type { AssociationPlan } from '../domain/associations.ts';
 import type { AttributeValue } from '../domain/attributes.ts';
 import type { Column } from '../domain/fields.ts';
@@ -8,6 +8,7 @@ import { MEDIA, type MediaKind } from '../domain/media.ts';
 import { insertAttributeValues } from './attribute-values-repo.ts';
 import { insertIdempotencyKey } from './idempotency-repo.ts';
 import { insertOutboxRows } from './outbox-repo.ts';
+import { StatementNames } from './statement-names.ts';
 import { iso } from './sql.ts';
 
 /** A medium's columns, including the path and media type of its claimed file or link. */

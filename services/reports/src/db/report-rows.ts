@@ -1,5 +1,6 @@
+import { hash } from 'node:crypto';
 import Cursor from 'pg-cursor';
-import { StatementNames, type Pool } from '@rex/db';
+import type { Pool } from '@rex/db';
 import type { CompiledReport } from '../library/compile.ts';
 import { REPORT_TYPES } from './report-types.ts';
 
@@ -10,11 +11,22 @@ export const BATCH_ROWS = 500;
 const QUERY_CANCELED = '57014';
 
 /**
- * A report's SQL run again (the same report with the same parameters) is a named statement:
- * prepared on a connection the first time it runs there, then run without being parsed again.
+ * A report's SQL as a named statement: prepared on a connection the first time it runs there,
+ * then run without being parsed again (reading connections are replaced after a set number of
+ * queries, which bounds what each keeps). The same text always gets the same name.
  */
-const REPORT_STATEMENTS = new StatementNames('report', 200);
-const statementName = (sql: string): string | undefined => REPORT_STATEMENTS.nameOf(sql);
+const statementName = (sql: string): string => {
+  let name = statementNames.get(sql);
+  if (name === undefined) {
+    // The texts are the reports' queries, one per combination of parameters given: few, but not bounded.
+    if (statementNames.size >= STATEMENT_NAMES_KEPT) statementNames.clear();
+    name = `report_${hash('sha1', sql, 'base64url')}`;
+    statementNames.set(sql, name);
+  }
+  return name;
+};
+const statementNames = new Map<string, string>();
+const STATEMENT_NAMES_KEPT = 1_000;
 
 /**
  * Rows in all pages, on a pool whose statement timeout is short: a count that

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { StatementNames } from '../../src/statement-names.ts';
+import { StatementNames } from '../../src/db/statement-names.ts';
 
 describe('statement names', () => {
   it('when a text runs for the first time, then it runs unnamed; from its second run on, always by the same name', () => {

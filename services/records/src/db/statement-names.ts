@@ -4,8 +4,8 @@ import { hash } from 'node:crypto';
 const SEEN_KEPT = 1_000;
 
 /**
- * Names for the statements a service runs again and again (a sample tree of the
- * same shape, a report with the same parameters), so that each connection
+ * Names for statements records runs again and again (sample trees of the shape a
+ * client sends each time), so that each connection
  * parses and plans such a text once and then runs it by name. A connection
  * keeps what it prepared until it closes, so names are handed out sparingly: a
  * text is named from its second run on, and at most `limit` texts are ever
