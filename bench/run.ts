@@ -66,6 +66,15 @@ async function load(name: string, options: autocannon.Options, expected = 200): 
 }
 
 /** A service process of this checkout, as a cluster runs one more replica of it; it logs beside the suite's services. */
+/** Stops a process started here and waits until it has exited. */
+function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}
+
 function startService(name: ServiceName, env: Record<string, string>): ChildProcess {
   const log = openSync(join(dataDir, 'logs', `${name}-${children.length + 1}.log`), 'a');
   try {
@@ -502,12 +511,19 @@ try {
       if (ONLY.has('o')) {
         const [replicaPort, replicaMetricsPort] = [await freePort(), await freePort()];
         const secret = { INTERNAL_AUTH_SECRET: suite.internalSecret, DATABASE_URL: databaseUrl };
-        children.push(startService('reports', { ...secret, GRPC_PORT: String(replicaPort), METRICS_PORT: String(replicaMetricsPort), PROJECTOR_ENABLED: 'false' }));
+        // Stopped once (o) is measured: they would share the machine with what follows, and the extra
+        // gateways' webhook deliveries (to https only) would compete for (w)'s subscription and fail it.
+        const ofO: ChildProcess[] = [];
+        const started = (child: ChildProcess) => {
+          children.push(child);
+          ofO.push(child);
+        };
+        started(startService('reports', { ...secret, GRPC_PORT: String(replicaPort), METRICS_PORT: String(replicaMetricsPort), PROJECTOR_ENABLED: 'false' }));
         // Two gateways started alike, one in front of the suite's replica and one in front of both, so that
         // their ratio is what balancing over two replicas changes (a fresh gateway and replica are not (r)'s).
         const gatewayOf = async (reportsAddr: string, what: string) => {
           const port = await freePort();
-          children.push(startService('gateway', { ...secret, GATEWAY_PORT: String(port), METRICS_PORT: '0', RECORDS_ADDR: suite.recordsAddress, REPORTS_ADDR: reportsAddr }));
+          started(startService('gateway', { ...secret, GATEWAY_PORT: String(port), METRICS_PORT: '0', RECORDS_ADDR: suite.recordsAddress, REPORTS_ADDR: reportsAddr }));
           await until(async () => (await fetch(`http://127.0.0.1:${port}/readyz`)).ok, what);
           return `http://127.0.0.1:${port}/index.php/services/rest`;
         };
@@ -526,6 +542,7 @@ try {
         reportResults.push(
           `| ${two.name} (shares ${shares}; ${(two.rps / one.rps).toFixed(2)} × one replica, target ≥ 1) | ${two.rps.toFixed(0)} | ${two.p50} | ${two.p99} | ${two.errors} |`,
         );
+        await Promise.all(ofO.map(stopChild));
       }
     }
     if (ONLY.has('s')) {
