@@ -4,12 +4,12 @@ import { hash } from 'node:crypto';
 const SEEN_KEPT = 1_000;
 
 /**
- * Names for statements records runs again and again (sample trees of the shape a
- * client sends each time), so that each connection
- * parses and plans such a text once and then runs it by name. A connection
- * keeps what it prepared until it closes, so names are handed out sparingly: a
- * text is named from its second run on, and at most `limit` texts are ever
- * named by one process; any other runs unnamed, parsed each time.
+ * Names for statements records runs again and again (sample trees of the shape
+ * a client sends each time), so that each connection parses and plans such a
+ * text once and then runs it by name. A connection keeps what it prepared until
+ * it closes, so names are handed out sparingly: a text is named from its second
+ * run on, and at most `limit` texts are ever named by one process; any other
+ * runs unnamed, parsed each time.
  */
 export class StatementNames {
   private readonly names = new Map<string, string>();
