@@ -65,7 +65,6 @@ async function load(name: string, options: autocannon.Options, expected = 200): 
   return { name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + unexpected, statuses };
 }
 
-/** A service process of this checkout, as a cluster runs one more replica of it; it logs beside the suite's services. */
 /** Stops a process started here and waits until it has exited. */
 function stopChild(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
@@ -75,6 +74,7 @@ function stopChild(child: ChildProcess): Promise<void> {
   });
 }
 
+/** A service process of this checkout, as a cluster runs one more replica of it; it logs beside the suite's services. */
 function startService(name: ServiceName, env: Record<string, string>): ChildProcess {
   const log = openSync(join(dataDir, 'logs', `${name}-${children.length + 1}.log`), 'a');
   try {
@@ -514,16 +514,16 @@ try {
         // Stopped once (o) is measured: they would share the machine with what follows, and the extra
         // gateways' webhook deliveries (to https only) would compete for (w)'s subscription and fail it.
         const ofO: ChildProcess[] = [];
-        const started = (child: ChildProcess) => {
+        const startForO = (child: ChildProcess) => {
           children.push(child);
           ofO.push(child);
         };
-        started(startService('reports', { ...secret, GRPC_PORT: String(replicaPort), METRICS_PORT: String(replicaMetricsPort), PROJECTOR_ENABLED: 'false' }));
+        startForO(startService('reports', { ...secret, GRPC_PORT: String(replicaPort), METRICS_PORT: String(replicaMetricsPort), PROJECTOR_ENABLED: 'false' }));
         // Two gateways started alike, one in front of the suite's replica and one in front of both, so that
         // their ratio is what balancing over two replicas changes (a fresh gateway and replica are not (r)'s).
         const gatewayOf = async (reportsAddr: string, what: string) => {
           const port = await freePort();
-          started(startService('gateway', { ...secret, GATEWAY_PORT: String(port), METRICS_PORT: '0', RECORDS_ADDR: suite.recordsAddress, REPORTS_ADDR: reportsAddr }));
+          startForO(startService('gateway', { ...secret, GATEWAY_PORT: String(port), METRICS_PORT: '0', RECORDS_ADDR: suite.recordsAddress, REPORTS_ADDR: reportsAddr }));
           await until(async () => (await fetch(`http://127.0.0.1:${port}/readyz`)).ok, what);
           return `http://127.0.0.1:${port}/index.php/services/rest`;
         };
