@@ -18,7 +18,18 @@ const eventDelay = use(
   }),
 );
 
-type Event = { id: string; txid: string; entity: string; entity_id: string; age: number };
+/** An outbox event as the projector reads it: what the change feed keeps of it travels with it. */
+export type OutboxEvent = {
+  id: string;
+  txid: string;
+  entity: string;
+  entity_id: string;
+  operation: string;
+  website_id: string;
+  user_id: string | null;
+  occurred_on: string;
+  age: number;
+};
 
 /** The channel the projector notifies when a batch (and so the change feed) has moved on. */
 export const CHANGES_CHANNEL = 'rex_changes';
@@ -36,11 +47,16 @@ export async function applyBatch(db: Pool, batchSize: number, statistics: Statis
       "SELECT txid::text, event_id FROM reports.projector_cursor WHERE name = 'outbox' FOR UPDATE SKIP LOCKED",
     );
     if (!cursor.length) return 0;
-    const { rows: events } = await client.query<Event>(
-      `SELECT id, txid::text, entity, entity_id, extract(epoch FROM clock_timestamp() - occurred_on)::float8 AS age
-         FROM records.outbox
-        WHERE (txid, id) > ($1::xid8, $2::bigint) AND txid < pg_snapshot_xmin(pg_current_snapshot())
-        ORDER BY txid, id LIMIT $3`,
+    // Ordered by the table's columns (o.txid, not the output column txid, which is text): in text
+    // order transaction 100000 sorts before 99999, and a batch would move the cursor past events
+    // it never applied. In index order the batch is also read from the index, not sorted from the
+    // whole backlog.
+    const { rows: events } = await client.query<OutboxEvent>(
+      `SELECT o.id, o.txid::text AS txid, o.entity, o.entity_id, o.operation, o.website_id, o.user_id, o.occurred_on::text AS occurred_on,
+              extract(epoch FROM clock_timestamp() - o.occurred_on)::float8 AS age
+         FROM records.outbox o
+        WHERE (o.txid, o.id) > ($1::xid8, $2::bigint) AND o.txid < pg_snapshot_xmin(pg_current_snapshot())
+        ORDER BY o.txid, o.id LIMIT $3`,
       [cursor[0].txid, cursor[0].event_id, batchSize],
     );
     if (!events.length) {
@@ -54,7 +70,7 @@ export async function applyBatch(db: Pool, batchSize: number, statistics: Statis
     await refreshLocations(client, idsOf('location'));
     await refreshComments(client, idsOf('occurrence_comment'));
     await refreshAssociations(client, idsOf('occurrence_association'));
-    await appendChanges(client, events.map((event) => event.id));
+    await appendChanges(client, events);
     await client.query('SELECT pg_notify($1, NULL)', [CHANGES_CHANNEL]);
     const last = events[events.length - 1];
     await client.query("UPDATE reports.projector_cursor SET txid = $1::xid8, event_id = $2, applied_on = now() WHERE name = 'outbox'", [

@@ -4,15 +4,24 @@ import type { Visibility } from '../library/types.ts';
 export const FEED_ENTITIES = ['sample', 'occurrence', 'location'] as const;
 export type FeedEntity = (typeof FEED_ENTITIES)[number];
 
-/** Appends the feed's entries for outbox events just applied to the read model, in their order. */
-export async function appendChanges(client: PoolClient, eventIds: string[]): Promise<void> {
+/** What the feed keeps of an outbox event. */
+export type FeedEvent = { entity: string; entity_id: string; operation: string; website_id: string; user_id: string | null; occurred_on: string };
+
+/**
+ * Appends the feed's entries for outbox events just applied to the read model, in their order,
+ * from the events as the projector read them (not looked up in the outbox again).
+ */
+export async function appendChanges(client: PoolClient, events: FeedEvent[]): Promise<void> {
+  const entries = events.filter((event) => (FEED_ENTITIES as readonly string[]).includes(event.entity));
+  if (!entries.length) return;
+  const column = <K extends keyof FeedEvent>(key: K) => entries.map((event) => event[key]);
   await client.query(
     `INSERT INTO reports.changes (entity, entity_id, operation, website_id, created_by_id, occurred_on)
      SELECT e.entity, e.entity_id, e.operation || 'd', e.website_id, e.user_id, e.occurred_on
-       FROM unnest($1::bigint[]) WITH ORDINALITY AS t(id, n) JOIN records.outbox e ON e.id = t.id
-      WHERE e.entity = ANY($2::text[])
-      ORDER BY t.n`,
-    [eventIds, FEED_ENTITIES],
+       FROM unnest($1::text[], $2::bigint[], $3::text[], $4::bigint[], $5::bigint[], $6::timestamptz[]) WITH ORDINALITY
+            AS e(entity, entity_id, operation, website_id, user_id, occurred_on, n)
+      ORDER BY e.n`,
+    [column('entity'), column('entity_id'), column('operation'), column('website_id'), column('user_id'), column('occurred_on')],
   );
 }
 

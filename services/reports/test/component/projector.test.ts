@@ -1,0 +1,159 @@
+// The projector applies the outbox one batch at a time: in the order the transactions committed,
+// each event once, at a cost per batch that does not grow with the read model.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from '@rex/config';
+import { createPool, withTransaction, type Pool, type PoolClient } from '@rex/db';
+import { fromJsonValues, recordsV1, toJsonValues, type AuthContext, type FieldValues, type RecordsServiceClient } from '@rex/protos';
+import { RECORDS_FIXTURES, importRecordsFixtures } from '../../../records/src/admin/index.ts';
+import { RecordsEnv } from '../../../records/src/config.ts';
+import { startRecordsServer } from '../../../records/src/server.ts';
+import { ReportsEnv } from '../../src/config.ts';
+import { applyBatch } from '../../src/projector.ts';
+import { startReportsServer } from '../../src/server.ts';
+import { clientOf, freshDatabase, serve, settings, silentLogger, userOf, type Unary } from '../../../../component/support/served.ts';
+
+const WEBSITE = 1;
+const owner = userOf(WEBSITE, 10);
+
+let databaseUrl: string;
+let records: Unary<RecordsServiceClient>;
+let pool: Pool;
+
+type Statement = { text: string; values: unknown[] };
+
+/** A pool whose connections note every statement they are given. */
+function notingPool(url: string, noted: Statement[]): Pool {
+  const noting = createPool(url, { max: 1, applicationName: 'component-projector' });
+  const connect = noting.connect.bind(noting);
+  const wrapped = new WeakSet<PoolClient>();
+  const wrap = (client: PoolClient): PoolClient => {
+    if (!wrapped.has(client)) {
+      wrapped.add(client);
+      const query = client.query.bind(client) as (text: string, values?: unknown[]) => Promise<unknown>;
+      client.query = ((text: string, values?: unknown[]) => {
+        noted.push({ text, values: values ?? [] });
+        return query(text, values);
+      }) as PoolClient['query'];
+    }
+    return client;
+  };
+  // The pool's connect() calls connect(callback): only the promise's client is noted.
+  noting.connect = ((callback?: Parameters<Pool['connect']>[0]) => (callback ? connect(callback) : connect().then(wrap))) as Pool['connect'];
+  return noting;
+}
+
+/**
+ * Tables of the records and reports schemas a statement's plan reads whole, with sequential scans
+ * disabled: a sequential scan, or an index read from end to end (no condition bounds where it
+ * starts) unless it is a partial index, which holds only the rows the statement looks for.
+ */
+async function tablesScannedWhole(client: PoolClient, statement: Statement): Promise<string[]> {
+  await client.query('BEGIN');
+  try {
+    await client.query('SET LOCAL enable_seqscan = off');
+    const { rows } = await client.query<{ 'QUERY PLAN': unknown }>(`EXPLAIN (FORMAT JSON, VERBOSE) ${statement.text}`, statement.values);
+    const { rows: partial } = await client.query<{ name: string }>(
+      "SELECT indexrelid::regclass::text AS name FROM pg_index WHERE indpred IS NOT NULL AND indrelid::regclass::text LIKE ANY('{records.%,reports.%}')",
+    );
+    const partialIndexes = new Set(partial.map((row) => row.name));
+    const scanned: string[] = [];
+    const visit = (node: Record<string, unknown>) => {
+      const type = String(node['Node Type']);
+      const unbounded = /Index/.test(type) && !node['Index Cond'] && !partialIndexes.has(`${node.Schema}.${node['Index Name']}`);
+      if ((type === 'Seq Scan' || unbounded) && ['records', 'reports'].includes(String(node.Schema))) scanned.push(`${node.Schema}.${node['Relation Name']}`);
+      for (const child of (node.Plans as Record<string, unknown>[] | undefined) ?? []) visit(child);
+    };
+    const [plan] = rows[0]['QUERY PLAN'] as { Plan: Record<string, unknown> }[];
+    visit(plan.Plan);
+    return scanned;
+  } finally {
+    await client.query('ROLLBACK');
+  }
+}
+
+async function createSample(auth: AuthContext, sample: FieldValues, occurrences: FieldValues[]) {
+  const values = { survey_id: '1', date: '2026-05-01', entered_sref: 'SU1234', entered_sref_system: 'OSGB', ...sample };
+  const { saved } = await records.CreateSample({ auth, submission: { values: toJsonValues(values), occurrences: occurrences.map((o) => ({ values: toJsonValues(o) })) }, idempotencyKey: '' });
+  return String(fromJsonValues(saved!.values).id);
+}
+
+beforeAll(async () => {
+  databaseUrl = await freshDatabase('projector');
+  const recordsServed = await serve('records.v1.RecordsService', () =>
+    startRecordsServer(settings(RecordsEnv, { DATABASE_URL: databaseUrl, MIGRATE_ON_START: 'true', REFERENCE_CACHE_TTL_MS: '0' }), silentLogger('records')),
+  );
+  records = clientOf<RecordsServiceClient>(recordsV1.RecordsService, recordsServed);
+  // The read model's schema, with no projector running: the test applies the batches itself.
+  await serve('reports.v1.ReportsService', () =>
+    startReportsServer(settings(ReportsEnv, { DATABASE_URL: databaseUrl, MIGRATE_ON_START: 'true', PROJECTOR_ENABLED: 'false' }), silentLogger('reports')),
+  );
+  pool = createPool(databaseUrl, { max: 1, applicationName: 'component-seed' });
+  const fixtures = z.object(RECORDS_FIXTURES).parse({
+    surveys: [{ id: 1, website_id: WEBSITE, title: 'Pond survey' }],
+    taxa: [1, 2].map((id) => ({ id, taxon: `Taxon ${id}`, default_common_name: `Newt ${id}` })),
+  });
+  await withTransaction(pool, (client) => importRecordsFixtures(client, fixtures, new Set([WEBSITE]), () => undefined));
+});
+
+afterAll(async () => {
+  await pool?.end();
+});
+
+describe('the projector', () => {
+  it('when events wait from transactions 98, 99, 100 and 101, then batches of two apply them in that order, each once', async () => {
+    // Transactions this low belong to the cluster's creation, so no event of the suite's own sorts
+    // among them; they are older than every running transaction, so the projector may take them.
+    // As text, 100 and 101 sort before 98 and 99.
+    const { rows: before } = await pool.query<{ txid: string; event_id: string }>("SELECT txid::text, event_id FROM reports.projector_cursor WHERE name = 'outbox'");
+    await pool.query(
+      `INSERT INTO records.outbox (entity, entity_id, operation, website_id, txid)
+       SELECT 'location', 900000 + n, 'create', $1, (97 + n)::text::xid8 FROM generate_series(1, 4) AS n ORDER BY n`,
+      [WEBSITE],
+    );
+    await pool.query("UPDATE reports.projector_cursor SET txid = '0', event_id = 0 WHERE name = 'outbox'");
+    try {
+      const never = { everyMs: 3_600_000, next: Number.POSITIVE_INFINITY };
+      expect(await applyBatch(pool, 2, never)).toBe(2);
+      expect(await applyBatch(pool, 2, never)).toBe(2);
+      const { rows } = await pool.query<{ entity_id: string }>(
+        "SELECT entity_id::text FROM reports.changes WHERE entity = 'location' AND entity_id > 900000 ORDER BY seq",
+      );
+      expect(rows.map((row) => row.entity_id)).toEqual(['900001', '900002', '900003', '900004']);
+    } finally {
+      // Back to where the cursor was, past every event the suite wrote before.
+      await pool.query("UPDATE reports.projector_cursor SET txid = $1::xid8, event_id = $2 WHERE name = 'outbox'", [before[0].txid, before[0].event_id]);
+    }
+  });
+
+  // Each statement of a real batch is planned again with sequential scans disabled: a table still
+  // read whole is one no index serves, which on a read model of millions of rows is a scan of
+  // millions of rows per batch.
+  it('when it applies a batch of samples and occurrences, then every statement it runs finds its rows through an index', async () => {
+    await createSample(owner, { location_name: 'Pond' }, [{ taxa_taxon_list_id: '1' }, { taxa_taxon_list_id: '2', sensitivity_precision: '1000' }]);
+    await createSample(owner, { location_name: 'Private pond', privacy_precision: '10000' }, [{ taxa_taxon_list_id: '1' }]);
+    const noted: Statement[] = [];
+    const projector = notingPool(databaseUrl, noted);
+    try {
+      // The second batch finds nothing to apply and looks for rows still without attribute values.
+      const never = { everyMs: 3_600_000, next: Number.POSITIVE_INFINITY };
+      expect(await applyBatch(projector, 500, never)).toBeGreaterThanOrEqual(5);
+      expect(await applyBatch(projector, 500, never)).toBe(0);
+    } finally {
+      await projector.end();
+    }
+    const planned = noted.filter((statement) => /^\s*(SELECT|INSERT|UPDATE|DELETE|WITH)\b/i.test(statement.text) && !/pg_notify/.test(statement.text));
+    // Each kind of statement a batch of this shape runs: outbox, samples, occurrences, blurring, feed, cursor.
+    expect(planned.length).toBeGreaterThanOrEqual(10);
+    const client = await pool.connect();
+    try {
+      const scans = [];
+      for (const statement of planned) {
+        const tables = await tablesScannedWhole(client, statement);
+        if (tables.length) scans.push({ tables, statement: statement.text.replace(/\s+/g, ' ').slice(0, 120) });
+      }
+      expect(scans).toEqual([]);
+    } finally {
+      client.release();
+    }
+  });
+});
