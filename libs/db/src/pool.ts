@@ -153,6 +153,13 @@ export function createPool(
      * generic plan that suits other parameters.
      */
     customPlans?: boolean;
+    /**
+     * Let PostgreSQL compile a statement to machine code when its estimated cost passes
+     * jit_above_cost. Off unless asked for: the suite's statements take milliseconds, a compile is
+     * made for every execution and takes tens of them, and estimates cross the threshold on
+     * statements that are cheap to run (the projector's, with their correlated subqueries).
+     */
+    jit?: boolean;
   } = {},
 ): pg.Pool {
   const config: pg.PoolConfig = {
@@ -165,7 +172,7 @@ export function createPool(
     connectionTimeoutMillis: 5_000,
     idleTimeoutMillis: 30_000,
     ...(options.maxUses ? { maxUses: options.maxUses } : {}),
-    ...(options.customPlans ? { options: '-c plan_cache_mode=force_custom_plan' } : {}),
+    options: [options.jit ? '' : '-c jit=off', options.customPlans ? '-c plan_cache_mode=force_custom_plan' : ''].filter(Boolean).join(' ') || undefined,
   };
   const pool = new ScopedPool(config, options.scope);
   // A client losing its connection (a database restart, a terminated backend)
