@@ -111,6 +111,22 @@ describe('pools of named queries', () => {
   });
 });
 
+describe('compiling statements', () => {
+  it("when a pool does not ask for PostgreSQL's JIT compiler, then its connections run without it; one that asks has it", async () => {
+    const plain = createPool(inject('databaseUrl'), { max: 1, applicationName: 'rex-jit-test' });
+    const compiling = createPool(inject('databaseUrl'), { max: 1, applicationName: 'rex-jit-test', jit: true, customPlans: true });
+    try {
+      // Where the connection's setting comes from: the client's startup options, or the server.
+      const jit = async (pool: typeof plain) => (await pool.query<{ value: string; source: string }>("SELECT setting AS value, source FROM pg_settings WHERE name = 'jit'")).rows[0];
+      expect(await jit(plain)).toEqual({ value: 'off', source: 'client' });
+      expect((await jit(compiling)).source).not.toBe('client');
+      expect((await compiling.query("SELECT current_setting('plan_cache_mode') AS mode")).rows[0].mode).toBe('force_custom_plan');
+    } finally {
+      await Promise.all([plain.end(), compiling.end()]);
+    }
+  });
+});
+
 describe('a transaction outlived by its call', () => {
   it('when the call runs out of time before the transaction commits, then it is rolled back and the caller hears so', async () => {
     const call = callScope(Date.now() + 400);
