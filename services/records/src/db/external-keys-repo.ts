@@ -17,9 +17,9 @@ export async function recordWithExternalKey(
   exceptIds: string[],
 ): Promise<string | undefined> {
   const { rows } = await db.query<{ id: string }>(
-    `SELECT id::text FROM ${KEYED_TABLES[entity].table}
-      WHERE website_id = $1 AND external_key = ANY($2::text[]) AND NOT deleted AND NOT (id = ANY($3::bigint[]))
-      ORDER BY id LIMIT 1`,
+    `SELECT t.id::text FROM ${KEYED_TABLES[entity].table} t
+      WHERE t.website_id = $1 AND t.external_key = ANY($2::text[]) AND NOT t.deleted AND NOT (t.id = ANY($3::bigint[]))
+      ORDER BY t.id LIMIT 1`,
     [websiteId, keys, exceptIds],
   );
   return rows[0]?.id;
