@@ -185,34 +185,22 @@ function serviceWarnings(logs: string): string {
 /** Streams a CSV report to the end, counting rows, with the gateway's and reports' memory meanwhile. */
 async function streamCsv(url: string, headers: Record<string, string>, suite: { processes: Record<string, ChildProcess> }, metricsUrls: { gateway: string; reports: string }) {
   say(`(s) streaming ${url.split('?')[0].split('/').pop()} as CSV`);
-  const peaks = { gateway: 0, reports: 0 };
-  const before = { gateway: rssMb(suite.processes.gateway.pid), reports: rssMb(suite.processes.reports.pid) };
-  const inside = { gateway: { heapMb: 0, externalMb: 0 }, reports: { heapMb: 0, externalMb: 0 } };
-  const sampler = setInterval(() => {
-    peaks.gateway = Math.max(peaks.gateway, rssMb(suite.processes.gateway.pid));
-    peaks.reports = Math.max(peaks.reports, rssMb(suite.processes.reports.pid));
-  }, 50);
-  const metricsSampler = setInterval(() => {
-    for (const name of ['gateway', 'reports'] as const) {
-      heapAndExternalMb(metricsUrls[name]).then(({ heapMb, externalMb }) => {
-        inside[name].heapMb = Math.max(inside[name].heapMb, heapMb);
-        inside[name].externalMb = Math.max(inside[name].externalMb, externalMb);
-      }, () => undefined);
+  const read = async () => {
+    const started = performance.now();
+    const response = await fetch(url, { headers });
+    if (!response.ok || !response.body) throw new Error(`CSV report failed: ${response.status} ${await response.text()}`);
+    let rows = -1;
+    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+      for (const byte of chunk) if (byte === 10) rows += 1;
     }
-  }, 250);
-  const started = performance.now();
-  const response = await fetch(url, { headers });
-  if (!response.ok || !response.body) throw new Error(`CSV report failed: ${response.status} ${await response.text()}`);
-  let rows = -1;
-  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-    for (const byte of chunk) if (byte === 10) rows += 1;
-  }
-  const seconds = (performance.now() - started) / 1000;
-  clearInterval(sampler);
-  clearInterval(metricsSampler);
-  const described = (name: 'gateway' | 'reports') =>
-    `${peaks[name]} (${before[name]} before, +${peaks[name] - before[name]}; V8 heap ≤ ${inside[name].heapMb}, buffers ≤ ${inside[name].externalMb})`;
-  return { rows, rowsPerSecond: rows / seconds, gatewayMb: described('gateway'), reportsMb: described('reports') };
+    return { rows, seconds: (performance.now() - started) / 1000 };
+  };
+  const gateway = await withPeakRss(suite.processes.gateway.pid, () => withPeakRss(suite.processes.reports.pid, read, metricsUrls.reports), metricsUrls.gateway);
+  const reports = gateway.result;
+  const { rows, seconds } = reports.result;
+  const described = (m: Awaited<ReturnType<typeof withPeakRss>>) =>
+    `${m.peakMb} (${m.beforeMb} before, +${m.peakMb - m.beforeMb}; V8 heap ≤ ${m.heapMb}, buffers ≤ ${m.externalMb})`;
+  return { rows, rowsPerSecond: rows / seconds, gatewayMb: described(gateway), reportsMb: described(reports) };
 }
 
 /** A multipart body holding one JPEG of `size` bytes, as a phone app sends a photo. */

@@ -1,7 +1,7 @@
 import { withTransaction, type Pool, type PoolClient } from '@rex/db';
 import type { Logger } from '@rex/logger';
 import { prom, use } from '@rex/telemetry';
-import { appendChanges } from './db/changes-repo.ts';
+import { appendChanges, type FeedEvent } from './db/changes-repo.ts';
 import { refreshAssociations, refreshComments, refreshLocations, refreshOccurrences, refreshSamples, withOccurrencesOfSamples } from './db/read-model.ts';
 
 const eventsApplied = use(new prom.Counter({ name: 'reports_projector_events_applied_total', help: 'Outbox events applied to the read model', registers: [] }));
@@ -18,18 +18,8 @@ const eventDelay = use(
   }),
 );
 
-/** An outbox event as the projector reads it: what the change feed keeps of it travels with it. */
-export type OutboxEvent = {
-  id: string;
-  txid: string;
-  entity: string;
-  entity_id: string;
-  operation: string;
-  website_id: string;
-  user_id: string | null;
-  occurred_on: string;
-  age: number;
-};
+/** An outbox event as the projector reads it: with what the change feed keeps of it. */
+type OutboxEvent = FeedEvent & { id: string; txid: string; age: number };
 
 /** The channel the projector notifies when a batch (and so the change feed) has moved on. */
 export const CHANGES_CHANNEL = 'rex_changes';
