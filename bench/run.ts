@@ -14,6 +14,9 @@
 //   (s) a report of BENCH_STREAM_ROWS occurrences (default 1 000 000) streamed as CSV: rows/s and
 //       the peak resident memory of gateway and reports
 //   and the projector's p99 lag (outbox event written → applied) while (b) writes at full speed
+//   (t) (a) through a gateway and records that trace with the production sampler (parentbased_traceidratio
+//       0.1, spans exported to an OTLP receiver in this process) against a gateway and records started alike
+//       without tracing, in turn, twice each: the ratio of the two, and the share of requests traced
 //   (u) POST /media-queue: a 2 MB JPEG per request, with the gateway's resident memory before and at peak
 //   (m) each authentication method on the same request, GET /samples/<id of no sample>: the
 //       method's own cost on top of an identical hop and lookup (answered 404 for every method)
@@ -43,7 +46,7 @@ import { grpcServing, startSuite, type ServiceName } from '../scripts/suite.ts';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
-const ONLY = new Set((process.env.BENCH_ONLY ?? 'a,b,c,d,h,e,f,u,m,r,o,s,w').split(','));
+const ONLY = new Set((process.env.BENCH_ONLY ?? 'a,b,c,d,h,e,f,t,u,m,r,o,s,w').split(','));
 const REPORT_ROWS = Number(process.env.BENCH_REPORT_ROWS ?? 100_000);
 const STREAM_ROWS = Number(process.env.BENCH_STREAM_ROWS ?? 1_000_000);
 const FEED_CHANGES = Number(process.env.BENCH_FEED_CHANGES ?? 20_000);
@@ -78,7 +81,8 @@ function stopChild(child: ChildProcess): Promise<void> {
 function startService(name: ServiceName, env: Record<string, string>): ChildProcess {
   const log = openSync(join(dataDir, 'logs', `${name}-${children.length + 1}.log`), 'a');
   try {
-    return spawn(process.execPath, ['--conditions=development', '--disable-warning=ExperimentalWarning', 'src/main.ts'], {
+    // Started as the suite starts its services: tracing begins where the OTEL_* variables give it an exporter.
+    return spawn(process.execPath, ['--conditions=development', '--disable-warning=ExperimentalWarning', '--import', '@rex/telemetry/register', 'src/main.ts'], {
       cwd: join(HERE, '..', 'services', name),
       env: { ...process.env, LOG_LEVEL: 'warn', REX_CONFIG: join(HERE, 'rest.yaml'), NODE_OPTIONS: 'NODE_OPTIONS' in SUITE_ENV ? SUITE_ENV.NODE_OPTIONS : chartNodeOptions(name), ...env },
       stdio: ['ignore', log, log],
@@ -93,6 +97,68 @@ async function until(probe: () => Promise<boolean>, what: string): Promise<void>
   for (let waited = 0; !(await probe().catch(() => false)); waited += 100) {
     if (waited > 60_000) throw new Error(`${what} did not start`);
     await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** An OTLP/HTTP (JSON) trace receiver on loopback that answers every export at once and counts the traces it was sent. */
+async function startOtlpSink(): Promise<{ url: string; traces: () => number; close: () => void }> {
+  const traces = new Set<string>();
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      for (const match of Buffer.concat(chunks).toString('utf8').matchAll(/"traceId":"([0-9a-f]{32})"/g)) traces.add(match[1]);
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, traces: () => traces.size, close: () => server.close() };
+}
+
+/**
+ * (t): GET `path` through a gateway and records that trace as production does, against a pair
+ * started alike without tracing, in turn (off, on, off, on); the line to print.
+ */
+async function tracingCost(internalSecret: string, databaseUrl: string, path: string, headers: Record<string, string>): Promise<string> {
+  const sink = await startOtlpSink();
+  const started: ChildProcess[] = [];
+  const pair = async (env: Record<string, string>, what: string) => {
+    const [grpcPort, port] = [await freePort(), await freePort()];
+    const common = { INTERNAL_AUTH_SECRET: internalSecret, DATABASE_URL: databaseUrl, METRICS_PORT: '0', ...env };
+    for (const child of [
+      startService('records', { ...common, GRPC_PORT: String(grpcPort), OTEL_SERVICE_NAME: 'records' }),
+      startService('gateway', { ...common, GATEWAY_PORT: String(port), RECORDS_ADDR: `127.0.0.1:${grpcPort}`, OTEL_SERVICE_NAME: 'gateway' }),
+    ]) {
+      children.push(child);
+      started.push(child);
+    }
+    const url = `http://127.0.0.1:${port}/index.php/services/rest${path}`;
+    await until(async () => (await fetch(url, { headers })).ok, what);
+    return url;
+  };
+  try {
+    const off = await pair({}, 'the gateway and records without tracing');
+    const on = await pair(
+      { OTEL_EXPORTER_OTLP_ENDPOINT: sink.url, OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0.1', OTEL_BSP_SCHEDULE_DELAY: '500' },
+      'the gateway and records with tracing',
+    );
+    const runs: { off: Result[]; on: Result[] } = { off: [], on: [] };
+    for (let round = 1; round <= 2; round++) {
+      runs.off.push(await load(`(t) GET /samples/<id>, tracing off (${round} of 2)`, { url: off, headers }));
+      runs.on.push(await load(`(t) GET /samples/<id>, tracing a tenth (${round} of 2)`, { url: on, headers }));
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1_000)); // the last batch of spans
+    const mean = (results: Result[], of: (r: Result) => number) => results.reduce((sum, r) => sum + of(r), 0) / results.length;
+    const [offRps, onRps] = [mean(runs.off, (r) => r.rps), mean(runs.on, (r) => r.rps)];
+    const errors = [...runs.off, ...runs.on].reduce((sum, r) => sum + r.errors, 0);
+    return (
+      `(t) GET /samples/<id> with tracing (parentbased_traceidratio 0.1) against without, two runs each in turn: ${onRps.toFixed(0)} against ${offRps.toFixed(0)} req/s, ` +
+      `on/off = ${(onRps / offRps).toFixed(2)} (target ≥ 0.9); p99 ${mean(runs.on, (r) => r.p99).toFixed(0)} against ${mean(runs.off, (r) => r.p99).toFixed(0)} ms; ` +
+      `${sink.traces()} traces exported, ${((100 * sink.traces()) / (onRps * DURATION * 2)).toFixed(1)} % of the measured requests with tracing (warm-ups included in the count); errors ${errors}`
+    );
+  } finally {
+    await Promise.all(started.map(stopChild));
+    sink.close();
   }
 }
 
@@ -470,6 +536,8 @@ try {
     return { url: `http://127.0.0.1:${port}/samples/${id}` };
   });
 
+  const tracing = ONLY.has('t') ? await tracingCost(suite.internalSecret, databaseUrl, `/samples/${id}`, headers) : '';
+
   let uploadMemory = '';
   if (ONLY.has('u')) {
     const upload = photoUpload(2 * 1024 * 1024);
@@ -615,6 +683,7 @@ try {
     '',
     `Projector lag while (b) and (e) wrote: p99 ${lag.p99} s over ${lag.events} events (target < 1 s)${catchUp ? `; the last applied ${catchUp.toFixed(1)} s after (f), before the floors ran` : ''}`,
     '',
+    ...(tracing ? [tracing, ''] : []),
     ...(uploadMemory ? [uploadMemory, ''] : []),
     ...(reportResults.length ? ['| report | req/s or rows/s | p50 ms / memory | p99 ms / memory | errors or target |', '|---|---:|---:|---:|---:|', ...reportResults, ''] : []),
     ...(webhookResults.length ? ['| change feed and webhooks | rate | floor | ratio |', '|---|---:|---:|---:|', ...webhookResults, ''] : []),

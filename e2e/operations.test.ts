@@ -61,28 +61,54 @@ describe('metrics', () => {
 });
 
 describe('tracing', () => {
-  it('when a sample is created, then one trace spans gateway, records and the SQL it ran', async () => {
+  type Span = { service: string; traceId: string; spanId: string; parentSpanId?: string; name: string; kind: number; attributes: Record<string, unknown> };
+  const spansOf = async (traceId: string) => (await (await fetch(`${inject('otlpUrl')}/spans?traceId=${traceId}`)).json()) as Span[];
+  const SERVER = 2;
+  const CLIENT = 3;
+
+  /** Creates a sample under the client's traceparent and waits for its whole trace. */
+  async function tracedSubmission(flags: '00' | '01'): Promise<{ traceId: string; trace: Span[] }> {
     // The client starts the trace itself (W3C traceparent), so its spans can be told from any other request's.
     const traceId = randomBytes(16).toString('hex');
     const response = await api('POST', '/samples', {
       token: await token(),
       body: sampleSubmission({ comment: 'traced' }),
-      headers: { traceparent: `00-${traceId}-${randomBytes(8).toString('hex')}-01` },
+      headers: { traceparent: `00-${traceId}-${randomBytes(8).toString('hex')}-${flags}` },
     });
     expect(response.status).toBe(201);
-    type Span = { service: string; traceId: string; name: string; kind: number };
     const complete = (trace: Span[]) =>
       trace.some((s) => s.service === 'gateway' && s.name.includes('CreateSample')) &&
       trace.some((s) => s.service === 'records' && s.name.includes('CreateSample')) &&
       trace.some((s) => s.service === 'records' && /^pg\.|INSERT/.test(s.name));
     let trace: Span[] = [];
-    for (let attempt = 0; attempt < 100 && !complete(trace); attempt++) {
+    for (let attempt = 0; flags === '01' && attempt < 100 && !complete(trace); attempt++) {
       await new Promise((resolve) => setTimeout(resolve, 100));
-      trace = (await (await fetch(`${inject('otlpUrl')}/spans?traceId=${traceId}`)).json()) as Span[];
+      trace = await spansOf(traceId);
     }
+    return { traceId, trace };
+  }
+
+  it('when a sample is created, then one trace spans gateway, records and the SQL it ran, each span the child of the one that led to it', async () => {
+    const { trace } = await tracedSubmission('01');
     expect([...new Set(trace.map((s) => s.service))].sort()).toEqual(['gateway', 'records']);
-    expect(trace.some((s) => s.service === 'gateway' && s.kind === 2)).toBe(true);
-    expect(complete(trace)).toBe(true);
+    const request = trace.find((s) => s.service === 'gateway' && s.kind === SERVER);
+    expect(request?.name).toMatch(/^POST \/.*samples$/);
+    expect(request?.attributes['http.response.status_code']).toBe(201);
+    const call = trace.find((s) => s.service === 'gateway' && s.kind === CLIENT && s.name.endsWith('/CreateSample'));
+    expect(call?.parentSpanId).toBe(request?.spanId);
+    const served = trace.find((s) => s.service === 'records' && s.kind === SERVER && s.name.endsWith('/CreateSample'));
+    expect(served?.parentSpanId).toBe(call?.spanId);
+    const statements = trace.filter((s) => s.service === 'records' && s.kind === CLIENT);
+    expect(statements.length).toBeGreaterThan(0);
+    expect(statements.every((s) => s.parentSpanId === served?.spanId)).toBe(true);
+  });
+
+  it('when the client says its trace is not sampled, then no service makes a span of it', async () => {
+    const unsampled = await tracedSubmission('00');
+    // Spans are exported in the order they end: once a later request's trace is whole, an earlier one's would have come.
+    const later = await tracedSubmission('01');
+    expect(later.trace.length).toBeGreaterThan(0);
+    expect(await spansOf(unsampled.traceId)).toEqual([]);
   });
 });
 

@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import * as grpc from '@grpc/grpc-js';
 import { grpcClientDuration, use } from '@rex/telemetry';
+import { callerSpan, endCallSpan } from './call-span.ts';
 import { granted, type CallSecret } from './call-grant.ts';
 import { labelsByCode } from './metric-labels.ts';
 
@@ -79,7 +80,8 @@ export class ServiceClient {
   unary<R>(name: string, request: object, deadlineMs: number): Promise<R> {
     const method = this.method(name);
     const bytes = granted(this.secret, method.path, method.requestSerialize(request));
-    const observe = this.observer(name);
+    const metadata = new grpc.Metadata();
+    const observe = this.observer(name, metadata);
     const waiter = waiters.getStore();
     return new Promise<R>((resolve, reject) => {
       let stopWaiting: (() => void) | undefined;
@@ -88,7 +90,7 @@ export class ServiceClient {
         () => bytes,
         method.responseDeserialize,
         request,
-        new grpc.Metadata(),
+        metadata,
         { deadline: Date.now() + deadlineMs },
         (error, response) => {
           stopWaiting?.();
@@ -104,24 +106,33 @@ export class ServiceClient {
     });
   }
 
-  /** Records a finished call of `name`; call once. */
-  private observer(name: string): (code: grpc.status) => void {
+  /**
+   * Starts observing a call of `name`, traced when the work it is made for is
+   * (its trace context is then written into `metadata`); the function returned
+   * records how it ended: call it once.
+   */
+  private observer(name: string, metadata: grpc.Metadata): (code: grpc.status) => void {
     const labels = this.labels.get(name)!;
+    const span = callerSpan(this.service, name, metadata);
     const started = process.hrtime.bigint();
-    return (code) => grpcClientDuration.observe(labels(code), Number(process.hrtime.bigint() - started) / 1e9);
+    return (code) => {
+      grpcClientDuration.observe(labels(code), Number(process.hrtime.bigint() - started) / 1e9);
+      endCallSpan(span, code);
+    };
   }
 
   /** A server-streaming call with a deadline. */
   serverStream<R>(name: string, request: object, deadlineMs: number): grpc.ClientReadableStream<R> {
     const method = this.method(name);
     const bytes = granted(this.secret, method.path, method.requestSerialize(request));
-    const observe = this.observer(name);
+    const metadata = new grpc.Metadata();
+    const observe = this.observer(name, metadata);
     const stream = this.client.makeServerStreamRequest(
       method.path,
       () => bytes,
       method.responseDeserialize as (bytes: Buffer) => R,
       request,
-      new grpc.Metadata(),
+      metadata,
       { deadline: Date.now() + deadlineMs },
     );
     stream.once('status', (status: grpc.StatusObject) => observe(status.code));
@@ -140,12 +151,13 @@ export class ServiceClient {
   ): grpc.ClientWritableStream<Q | Buffer> {
     const method = this.method(name);
     const firstBytes = granted(this.secret, method.path, method.requestSerialize(first));
-    const observe = this.observer(name);
+    const metadata = new grpc.Metadata();
+    const observe = this.observer(name, metadata);
     const stream = this.client.makeClientStreamRequest(
       method.path,
       (message: Q | Buffer) => (message === first ? firstBytes : Buffer.isBuffer(message) ? message : method.requestSerialize(message)),
       method.responseDeserialize as (bytes: Buffer) => R,
-      new grpc.Metadata(),
+      metadata,
       { deadline: Date.now() + deadlineMs },
       (error, response) => {
         observe(error ? error.code : grpc.status.OK);

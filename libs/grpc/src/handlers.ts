@@ -1,6 +1,7 @@
 import * as grpc from '@grpc/grpc-js';
 import type { Logger } from '@rex/logger';
-import { grpcDuration, grpcHandled, grpcInFlight, use } from '@rex/telemetry';
+import { grpcDuration, grpcHandled, grpcInFlight, inSpan, use } from '@rex/telemetry';
+import { calleeSpan, endCallSpan } from './call-span.ts';
 import { GrantRefused } from './call-grant.ts';
 import { ScopeOfCall, inCallScope } from './call-scope.ts';
 import { labelsByCode } from './metric-labels.ts';
@@ -65,18 +66,31 @@ export function adaptHandlers(definition: grpc.ServiceDefinition, handlers: obje
   return adapted;
 }
 
-/** Counts a call in flight from now, then once, by the code it ended with. */
-function counter(labels: Labels, withCode: (code: grpc.status) => Labels & { grpc_code: string }): (code: grpc.status) => void {
+/**
+ * Counts a call in flight from now, and traces it when its caller's trace is
+ * sampled; `run` runs the handler under the call's span. `finish` counts the
+ * call once, by the code it ended with, and ends its span.
+ */
+function observeCall(
+  call: { metadata: grpc.Metadata },
+  labels: Labels,
+  withCode: (code: grpc.status) => Labels & { grpc_code: string },
+): { run: <T>(fn: () => T) => T; finish: (code: grpc.status) => void } {
   const started = process.hrtime.bigint();
   grpcInFlight.inc(labels);
+  const span = calleeSpan(call, labels.grpc_service, labels.grpc_method);
   let counted = false;
-  return (code) => {
-    if (counted) return;
-    counted = true;
-    grpcInFlight.dec(labels);
-    const ended = withCode(code);
-    grpcHandled.inc(ended);
-    grpcDuration.observe(ended, Number(process.hrtime.bigint() - started) / 1e9);
+  return {
+    run: (fn) => inSpan(span, fn),
+    finish: (code) => {
+      if (counted) return;
+      counted = true;
+      grpcInFlight.dec(labels);
+      const ended = withCode(code);
+      grpcHandled.inc(ended);
+      grpcDuration.observe(ended, Number(process.hrtime.bigint() - started) / 1e9);
+      endCallSpan(span, code);
+    },
   };
 }
 
@@ -104,9 +118,9 @@ function statusOf(error: unknown, method: string, logger: Logger, cancelledByCal
 function unary(labels: Labels, handler: UnaryHandler<unknown, unknown>, logger: Logger): grpc.handleUnaryCall<unknown, unknown> {
   const codes = labelsByCode(labels);
   return (call, callback) => {
-    const finish = counter(labels, codes);
+    const { run, finish } = observeCall(call, labels, codes);
     const scope = new ScopeOfCall(call);
-    scope.run(() => handler(call.request, call)).then(
+    run(() => scope.run(() => handler(call.request, call))).then(
       (response) => {
         scope.served();
         finish(grpc.status.OK);
@@ -125,13 +139,13 @@ function unary(labels: Labels, handler: UnaryHandler<unknown, unknown>, logger: 
 function serverStream(labels: Labels, handler: ServerStreamHandler<unknown, unknown>, logger: Logger): grpc.handleServerStreamingCall<unknown, unknown> {
   const codes = labelsByCode(labels);
   return (call) => {
-    const finish = counter(labels, codes);
+    const { run, finish } = observeCall(call, labels, codes);
     call.once('cancelled', () => finish(grpc.status.CANCELLED));
     call.once('error', (error: { code?: grpc.status }) => finish(error.code ?? grpc.status.UNKNOWN));
     call.once('finish', () => finish(grpc.status.OK));
     // Closed without any of those (the connection went): no longer in flight.
     call.once('close', () => finish(grpc.status.CANCELLED));
-    inCallScope(call, () => handler(call.request, call)).then(
+    run(() => inCallScope(call, () => handler(call.request, call))).then(
       () => {
         if (!call.cancelled && !call.destroyed && !call.writableEnded) call.end();
       },
@@ -147,13 +161,13 @@ function serverStream(labels: Labels, handler: ServerStreamHandler<unknown, unkn
 function clientStream(labels: Labels, handler: ClientStreamHandler<unknown, unknown>, logger: Logger): grpc.handleClientStreamingCall<unknown, unknown> {
   const codes = labelsByCode(labels);
   return (call, callback) => {
-    const finish = counter(labels, codes);
+    const { run, finish } = observeCall(call, labels, codes);
     call.once('cancelled', () => {
       finish(grpc.status.CANCELLED);
       // The handler's next read fails, so a cut-off stream never looks complete.
       call.destroy(new CallEnded());
     });
-    inCallScope(call, () => handler(call)).then(
+    run(() => inCallScope(call, () => handler(call))).then(
       (response) => {
         finish(grpc.status.OK);
         callback(null, response);

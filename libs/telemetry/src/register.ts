@@ -1,5 +1,5 @@
 // Preloaded with `node --import @rex/telemetry/register` so that the
-// instrumentations hook http, express, grpc-js, pg and pino before they load.
+// instrumentations hook pg and pino before they load.
 // Tracing runs only where spans have somewhere to go (an OTLP endpoint): a
 // process without an exporter pays nothing for instrumentation.
 //

@@ -4,12 +4,9 @@
 import type { Instrumentation } from '@opentelemetry/instrumentation';
 import type { NodeSDK } from '@opentelemetry/sdk-node';
 import type { SpanExporter, SpanProcessor } from '@opentelemetry/sdk-trace';
+import { samplerOf, useTracing } from './spans.ts';
 
 let sdk: NodeSDK | undefined;
-
-const IGNORED_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
-/** Query parameters whose values never reach a span: credentials given in URLs, and the signatures OpenTelemetry redacts itself. */
-const REDACTED_PARAMETERS = ['secret', 'auth_token', 'token', 'password', 'user', 'user_id', 'Signature', 'AWSAccessKeyId', 'X-Goog-Signature', 'X-Amz-Signature', 'sig'];
 
 /** The name of the rex service this process runs (services/<name>/…), the default OTEL_SERVICE_NAME. */
 export function serviceOfEntrypoint(entrypoint = process.argv[1] ?? ''): string | undefined {
@@ -44,7 +41,7 @@ export function batchSettings(env: NodeJS.ProcessEnv = process.env): Partial<Rec
 
 /**
  * The instrumentations to load: all but those OTEL_NODE_DISABLED_INSTRUMENTATIONS names
- * (comma-separated: http, express, grpc, pg, pino), as the standard variable says.
+ * (comma-separated: pg, pino), as the standard variable says.
  */
 export function enabledInstrumentations<T>(made: Record<string, () => T>, env: NodeJS.ProcessEnv = process.env): T[] {
   const disabled = new Set((env.OTEL_NODE_DISABLED_INSTRUMENTATIONS ?? '').split(',').map((name) => name.trim()).filter(Boolean));
@@ -54,29 +51,20 @@ export function enabledInstrumentations<T>(made: Record<string, () => T>, env: N
 }
 
 /**
- * Starts OpenTelemetry with the instrumentations rex relies on. Spans are
- * exported over OTLP when OTEL_EXPORTER_OTLP_ENDPOINT (or the traces variant)
- * is set; sampling follows the standard OTEL_TRACES_SAMPLER variables.
+ * Starts OpenTelemetry. Spans are exported over OTLP when OTEL_EXPORTER_OTLP_ENDPOINT
+ * (or the traces variant) is set; which requests are traced follows the standard
+ * OTEL_TRACES_SAMPLER variables, decided before any span is made (spans.ts). The
+ * HTTP and gRPC spans are made by rex itself; the SQL statements' by the pg
+ * instrumentation, and log lines carry the trace's ids through the pino one.
  * `exporter` lets tests collect spans in memory.
  */
 export async function startTracing(exporter?: SpanExporter): Promise<void> {
   if (sdk || process.env.OTEL_SDK_DISABLED === 'true') return;
-  const [
-    { NodeSDK },
-    { BatchSpanProcessor },
-    { OTLPTraceExporter },
-    { HttpInstrumentation },
-    { ExpressInstrumentation },
-    { GrpcInstrumentation },
-    { PgInstrumentation },
-    { PinoInstrumentation },
-  ] = await Promise.all([
+  const [api, { NodeSDK }, { AlwaysOnSampler, BatchSpanProcessor }, { OTLPTraceExporter }, { PgInstrumentation }, { PinoInstrumentation }] = await Promise.all([
+    import('@opentelemetry/api'),
     import('@opentelemetry/sdk-node'),
     import('@opentelemetry/sdk-trace'),
     import('@opentelemetry/exporter-trace-otlp-http'),
-    import('@opentelemetry/instrumentation-http'),
-    import('@opentelemetry/instrumentation-express'),
-    import('@opentelemetry/instrumentation-grpc'),
     import('@opentelemetry/instrumentation-pg'),
     import('@opentelemetry/instrumentation-pino'),
   ]);
@@ -86,26 +74,23 @@ export async function startTracing(exporter?: SpanExporter): Promise<void> {
   else if (endpoint) spanProcessors.push(new BatchSpanProcessor({ exporter: new OTLPTraceExporter(), ...batchSettings() }));
   sdk = new NodeSDK({
     serviceName: process.env.OTEL_SERVICE_NAME ?? serviceOfEntrypoint(),
+    // Every span made is of a sampled trace: the decision was made before it (spans.ts).
+    sampler: new AlwaysOnSampler(),
     spanProcessors,
     metricReaders: [],
     logRecordProcessors: [],
     instrumentations: enabledInstrumentations<Instrumentation>({
-      http: () =>
-        new HttpInstrumentation({
-          ignoreIncomingRequestHook: (req) => IGNORED_PATHS.has((req.url ?? '').split('?')[0]),
-          redactedQueryParamsServer: REDACTED_PARAMETERS,
-          redactedQueryParams: REDACTED_PARAMETERS,
-        }),
-      express: () => new ExpressInstrumentation(),
-      grpc: () => new GrpcInstrumentation({ ignoreGrpcMethods: ['Check', 'Watch'] }),
-      pg: () => new PgInstrumentation(),
+      // A statement is traced only under a span of a sampled request, never as a trace of its own.
+      pg: () => new PgInstrumentation({ requireParentSpan: true }),
       pino: () => new PinoInstrumentation(),
     }),
   });
   sdk.start();
+  useTracing({ api, tracer: api.trace.getTracer('rex'), sample: samplerOf() });
 }
 
 export async function stopTracing(): Promise<void> {
+  useTracing(undefined);
   await sdk?.shutdown();
   sdk = undefined;
 }

@@ -1,7 +1,8 @@
 import express, { type ErrorRequestHandler, type Express, type NextFunction, type Request, type Response } from 'express';
 import { OnceListeners, forWaiter, type Waiter } from '@rex/grpc';
 import type { Logger } from '@rex/logger';
-import { httpDuration, httpInFlight, use } from '@rex/telemetry';
+import { httpDuration, httpInFlight, inSpan, use } from '@rex/telemetry';
+import { endRequestSpan, requestSpan } from './request-span.ts';
 import { checkClientAccess } from './auth/access.ts';
 import { authenticate, type Authenticator } from './auth/authenticate.ts';
 import type { Caller } from './auth/caller.ts';
@@ -42,18 +43,27 @@ export type AppOptions = {
   submissionLimits: SubmissionLimits;
 };
 
-function recordDuration(req: Request, res: Response, next: NextFunction): void {
+/** The route a request matched (below the services path), if any. */
+function routeOf(req: Request): string | undefined {
+  if (!req.route?.path) return undefined;
+  const below = req.baseUrl.startsWith(SERVICES_PATH) ? SERVICES_PATH : '';
+  return `${below}${String(req.route.path)}`;
+}
+
+/** Times every request and counts it in flight; traces it, when sampled, with what it leads to run under its span. */
+function observeRequest(req: Request, res: Response, next: NextFunction): void {
   const started = process.hrtime.bigint();
   httpInFlight.inc();
+  const span = requestSpan(req);
   // 'close' comes once for every response: after it was sent whole, or when the client went first (not timed).
   res.once('close', () => {
     httpInFlight.dec();
+    const route = routeOf(req);
+    endRequestSpan(span, req, res, route);
     if (!res.writableFinished) return;
-    const below = req.baseUrl.startsWith(SERVICES_PATH) ? SERVICES_PATH : '';
-    const route = req.route?.path ? `${below}${String(req.route.path)}` : 'unmatched';
-    httpDuration.observe({ method: req.method, route, status_code: res.statusCode }, Number(process.hrtime.bigint() - started) / 1e9);
+    httpDuration.observe({ method: req.method, route: route ?? 'unmatched', status_code: res.statusCode }, Number(process.hrtime.bigint() - started) / 1e9);
   });
-  next();
+  inSpan(span, next, req, res);
 }
 
 function requireJson(req: Request, _res: Response, next: NextFunction): void {
@@ -223,7 +233,7 @@ export function createApp(options: AppOptions): Express {
     res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not ready' });
   });
 
-  app.use(recordDuration);
+  app.use(observeRequest);
   app.use(refuseNul);
   if (options.publicFiles) {
     const perAddress = options.config.rate_limit?.per_address;

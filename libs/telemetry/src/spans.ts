@@ -1,0 +1,117 @@
+// Spans made only for the requests that are sampled. A trace starts where an HTTP
+// request reaches the gateway: the sampler decides there, once, before any span
+// exists; a request it leaves out costs one random number, and every process after
+// it (which is told nothing) makes no span and carries no context for it. A sampled
+// request's spans are made by hand here, at the few places a request crosses a
+// boundary (the HTTP server, each gRPC call on both sides); the SQL it runs is
+// traced by the pg instrumentation, which makes a span only under one of these.
+import type { EventEmitter } from 'node:events';
+import type * as OtelApi from '@opentelemetry/api';
+import type { Context, Span, Tracer } from '@opentelemetry/api';
+
+/** Whether a new trace is sampled, given its parent's decision (undefined at a root). */
+export type SamplingDecision = (parentSampled: boolean | undefined) => boolean;
+
+type Tracing = { api: typeof OtelApi; tracer: Tracer; sample: SamplingDecision };
+
+/** Set while tracing runs (see tracing.ts); while it is not, every function below returns at once. */
+let tracing: Tracing | undefined;
+
+export function useTracing(value: Tracing | undefined): void {
+  tracing = value;
+}
+
+const SAMPLERS = ['always_on', 'always_off', 'traceidratio', 'parentbased_always_on', 'parentbased_always_off', 'parentbased_traceidratio'];
+
+/**
+ * The decision OTEL_TRACES_SAMPLER and OTEL_TRACES_SAMPLER_ARG describe, as the
+ * OpenTelemetry specification defines those variables (parentbased_always_on
+ * when unset; a ratio that is not a number in [0, 1] counts as 1). A root is
+ * sampled at random with the ratio's probability. Samplers that need a remote
+ * service (jaeger_remote, xray) are not offered: the default applies.
+ */
+export function samplerOf(env: NodeJS.ProcessEnv = process.env, random: () => number = Math.random): SamplingDecision {
+  const requested = (env.OTEL_TRACES_SAMPLER ?? '').trim().toLowerCase();
+  const name = SAMPLERS.includes(requested) ? requested : 'parentbased_always_on';
+  const argument = Number(env.OTEL_TRACES_SAMPLER_ARG ?? '1');
+  const ratio = env.OTEL_TRACES_SAMPLER_ARG?.trim() && argument >= 0 && argument <= 1 ? argument : 1;
+  const root: () => boolean =
+    name.endsWith('always_on') ? () => true : name.endsWith('always_off') ? () => false : () => ratio > 0 && random() < ratio;
+  if (!name.startsWith('parentbased_')) return () => root();
+  return (parentSampled) => (parentSampled === undefined ? root() : parentSampled);
+}
+
+/** Reads propagation fields (traceparent, tracestate) from where a request carries them. */
+export type Fields = (name: string) => string | undefined;
+
+/** The context a request's fields continue, and whether their trace is sampled (undefined without a valid parent). */
+function continued(t: Tracing, fields: Fields): { parent: Context; sampled: boolean | undefined } {
+  const { api } = t;
+  if (fields('traceparent') === undefined) return { parent: api.ROOT_CONTEXT, sampled: undefined };
+  const parent = api.propagation.extract(api.ROOT_CONTEXT, fields, {
+    keys: () => ['traceparent', 'tracestate'],
+    get: (carrier, key) => carrier(key),
+  });
+  const spanContext = api.trace.getSpanContext(parent);
+  if (!spanContext || !api.trace.isSpanContextValid(spanContext)) return { parent: api.ROOT_CONTEXT, sampled: undefined };
+  return { parent, sampled: (spanContext.traceFlags & api.TraceFlags.SAMPLED) === api.TraceFlags.SAMPLED };
+}
+
+export type { Span };
+
+export type SpanAttributes = Record<string, string | number | boolean>;
+
+/**
+ * A span for a request that has reached a server, when its trace is sampled. At
+ * the edge (`edge`: an HTTP request from outside) the sampler decides, given the
+ * client's traceparent if it sent one. Inside the suite (a gRPC call) the edge
+ * has decided: a call continues its caller's trace when that is sampled, and
+ * is not traced otherwise.
+ */
+export function serverSpan(name: string, fields: Fields, attributes: () => SpanAttributes, edge: boolean): Span | undefined {
+  const t = tracing;
+  if (!t) return undefined;
+  const { parent, sampled } = continued(t, fields);
+  if (!(edge ? t.sample(sampled) : sampled === true)) return undefined;
+  return t.tracer.startSpan(name, { kind: t.api.SpanKind.SERVER, attributes: attributes() }, parent);
+}
+
+/**
+ * Runs `fn` under `span`: the calls and queries it makes become the span's
+ * children, and so do those made by the listeners of `emitters` (a request's
+ * body arrives in events of its socket's, outside `fn`). Without a span, just runs it.
+ */
+export function inSpan<T>(span: Span | undefined, fn: () => T, ...emitters: EventEmitter[]): T {
+  const t = tracing;
+  if (!t || !span) return fn();
+  const under = t.api.trace.setSpan(t.api.context.active(), span);
+  for (const emitter of emitters) t.api.context.bind(under, emitter);
+  return t.api.context.with(under, fn);
+}
+
+/**
+ * A span for a call this process makes to another, when the work it is made for
+ * is traced: the call's fields (traceparent, tracestate) are written with `set`
+ * so that the callee continues the trace. Undefined, and nothing written, otherwise.
+ */
+export function clientSpan(name: string, attributes: () => SpanAttributes, set: (name: string, value: string) => void): Span | undefined {
+  const t = tracing;
+  if (!t) return undefined;
+  const active = t.api.context.active();
+  if (!t.api.trace.getSpan(active)?.isRecording()) return undefined;
+  const span = t.tracer.startSpan(name, { kind: t.api.SpanKind.CLIENT, attributes: attributes() }, active);
+  t.api.propagation.inject(t.api.trace.setSpan(active, span), set, { set: (carrier, key, value) => carrier(key, value) });
+  return span;
+}
+
+/** How a span ended: what it learnt meanwhile (its final name, attributes), and the error it ended with, if any. */
+export type SpanEnd = { name?: string; attributes?: SpanAttributes; error?: string };
+
+export function endSpan(span: Span | undefined, end: SpanEnd): void {
+  const t = tracing;
+  if (!t || !span) return;
+  if (end.name) span.updateName(end.name);
+  if (end.attributes) span.setAttributes(end.attributes);
+  if (end.error !== undefined) span.setStatus({ code: t.api.SpanStatusCode.ERROR, message: end.error });
+  span.end();
+}
