@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { OTHER_USER, api, dbQuery, sampleSubmission, services, setUpWorld, token } from './support/world.ts';
+import { OTHER_USER, api, dbQuery, eventually, sampleSubmission, services, setUpWorld, token } from './support/world.ts';
 
 let demoToken: string;
 let otherToken: string;
@@ -146,4 +146,26 @@ describe('occurrences on their own', () => {
     expect(again.body).toEqual(first.body);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
   });
+});
+
+describe('statistics after a burst of writes', () => {
+  it('when many occurrences are written at once, then records analyzes its tables itself soon after, whatever the server\'s autovacuum does', async () => {
+    const [{ now: burst }] = await dbQuery<{ now: string }>('SELECT now()::text AS now');
+    const statistics = async () =>
+      (
+        await dbQuery<{ changed: string; rows: string; analyzed: boolean }>(
+          `SELECT n_mod_since_analyze AS changed, n_live_tup AS rows, coalesce(last_analyze > $1::timestamptz, false) AS analyzed
+             FROM pg_stat_user_tables WHERE schemaname = 'records' AND relname = 'occurrences'`,
+          [burst],
+        )
+      )[0];
+    const body = sampleSubmission({}, { occurrences: Array.from({ length: 1500 }, () => ({ values: { taxa_taxon_list_id: 1 } })) });
+    expect((await api('POST', '/samples', { token: demoToken, body })).status).toBe(201);
+    await eventually(async () => {
+      const { changed, rows, analyzed } = await statistics();
+      // last_analyze is set by an ANALYZE command, as records runs it; autovacuum sets last_autoanalyze.
+      expect(analyzed).toBe(true);
+      expect(Number(changed)).toBeLessThanOrEqual(500 + Number(rows) / 10);
+    }, 25_000);
+  }, 40_000);
 });

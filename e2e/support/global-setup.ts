@@ -59,6 +59,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
       REFERENCE_CACHE_TTL_MS: '0',
       PROJECTOR_IDLE_MS: '20',
       PROJECTOR_ANALYZE_EVERY_MS: '1000',
+      ANALYZE_EVERY_MS: '1000',
       MEDIA_SWEEP_INTERVAL_MS: '200',
       MEDIA_CONFIRM_INTERVAL_MS: '200',
       IDEMPOTENCY_SWEEP_INTERVAL_MS: '200',

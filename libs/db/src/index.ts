@@ -6,3 +6,4 @@ export { createDatabase, dropDatabase, databaseUrl } from './databases.ts';
 export { superviseDatabase } from './supervise.ts';
 export { followNotifications } from './notifications.ts';
 export { FixtureError, bumpIdSequences, forEntry, updateWhere, upsertById } from './admin-writes.ts';
+export { analyzeChangedTables } from './statistics.ts';

@@ -1,4 +1,4 @@
-import { createPool, superviseDatabase } from '@rex/db';
+import { analyzeChangedTables, createPool, superviseDatabase } from '@rex/db';
 import { callSecret, currentCall, serveGrpc, type ServedGrpc } from '@rex/grpc';
 import type { Logger } from '@rex/logger';
 import { recordsV1, type RecordsServiceHandlers } from '@rex/protos';
@@ -10,7 +10,7 @@ import { recordsServiceHandlers } from './handlers/records-service.ts';
 import { deleteExpiredIdempotencyKeys } from './db/idempotency-repo.ts';
 import { createMediaClaims } from './app/media-claims.ts';
 
-/** Serves RecordsService; while it is ready, media claims are confirmed and expired idempotency keys deleted. */
+/** Serves RecordsService; while it is ready, media claims are confirmed, expired idempotency keys deleted and tables that changed much analyzed. */
 export function startRecordsServer(config: RecordsConfig, logger: Logger): Promise<ServedGrpc> {
   const pool = createPool(config.DATABASE_URL, { max: config.DB_POOL_MAX, applicationName: 'rex-records', scope: currentCall });
   const reference = createReferenceData(pool, config.REFERENCE_CACHE_TTL_MS);
@@ -26,6 +26,8 @@ export function startRecordsServer(config: RecordsConfig, logger: Logger): Promi
       { name: 'confirming media claims', everyMs: config.MEDIA_CONFIRM_INTERVAL_MS, run: () => claims.confirmPending(5, config.MEDIA_CONFIRM_MAX_ATTEMPTS) },
       { name: 'releasing files of deleted media', everyMs: config.MEDIA_CONFIRM_INTERVAL_MS, run: () => claims.forgetReleased() },
       { name: 'deleting expired idempotency keys', everyMs: config.IDEMPOTENCY_SWEEP_INTERVAL_MS, run: () => deleteExpiredIdempotencyKeys(pool, config.IDEMPOTENCY_KEY_TTL_S) },
+      // Plans made after a burst of writes (an import, a synchronising app) see the rows it wrote.
+      { name: 'analyzing changed tables', everyMs: config.ANALYZE_EVERY_MS, run: () => analyzeChangedTables(pool, SCHEMA, config.ANALYZE_EVERY_MS) },
     ],
     release: async () => {
       mediaClient?.close();

@@ -1,4 +1,4 @@
-import { withTransaction, type Pool, type PoolClient } from '@rex/db';
+import { analyzeChangedTables, withTransaction, type Pool, type PoolClient } from '@rex/db';
 import type { Logger } from '@rex/logger';
 import { prom, use } from '@rex/telemetry';
 import { appendChanges, type FeedEvent } from './db/changes-repo.ts';
@@ -50,7 +50,7 @@ export async function applyBatch(db: Pool, batchSize: number, statistics: Statis
       [cursor[0].txid, cursor[0].event_id, batchSize],
     );
     if (!events.length) {
-      await analyzeChangedTables(client, statistics);
+      await analyzeReadModel(client, statistics);
       return fillAttributeValues(client);
     }
     const idsOf = (entity: string) => [...new Set(events.filter((e) => e.entity === entity).map((e) => e.entity_id))];
@@ -95,22 +95,15 @@ async function fillAttributeValues(client: PoolClient, batchSize = 500): Promise
 export type StatisticsCheck = { everyMs: number; next: number };
 
 /**
- * The read model's statistics follow its rows even where the server's autovacuum is off or behind:
- * when idle, the projector analyzes each table it has changed by more than a tenth since the last
- * analysis (at most once per PROJECTOR_ANALYZE_EVERY_MS each). Report plans go quadratic on a table
- * the planner takes for empty.
+ * The read model's statistics follow its rows (see @rex/db's analyzeChangedTables): the projector
+ * looks when idle, at most once per PROJECTOR_ANALYZE_EVERY_MS. Report plans go quadratic on a
+ * table the planner takes for empty.
  */
-async function analyzeChangedTables(client: PoolClient, check: StatisticsCheck): Promise<void> {
+async function analyzeReadModel(client: PoolClient, check: StatisticsCheck): Promise<void> {
   // Idle polls come every PROJECTOR_IDLE_MS; the statistics are looked at far less often.
   if (Date.now() < check.next) return;
   check.next = Date.now() + check.everyMs;
-  const { rows } = await client.query<{ name: string }>(
-    `SELECT quote_ident(relname) AS name FROM pg_stat_user_tables
-      WHERE schemaname = 'reports' AND n_mod_since_analyze > 500 + n_live_tup / 10
-        AND coalesce(greatest(last_analyze, last_autoanalyze), '-infinity') < now() - make_interval(secs => $1::float8 / 1000)`,
-    [check.everyMs],
-  );
-  for (const { name } of rows) await client.query(`ANALYZE reports.${name}`);
+  await analyzeChangedTables(client, 'reports', check.everyMs);
 }
 
 /** Updates the lag gauges from the database. */

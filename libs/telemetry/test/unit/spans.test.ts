@@ -1,5 +1,5 @@
 import { InMemorySpanExporter } from '@opentelemetry/sdk-trace';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { clientSpan, endSpan, inSpan, samplerOf, serverSpan } from '../../src/spans.ts';
 import { startTracing, stopTracing } from '../../src/tracing.ts';
 
@@ -41,17 +41,16 @@ describe('the sampler the OTEL_TRACES_SAMPLER variables describe', () => {
 
 describe('spans of sampled requests only', () => {
   const exporter = new InMemorySpanExporter();
-  const saved = { ...process.env };
 
   beforeAll(async () => {
     // Roots are never sampled here: a trace exists only where a client's traceparent asks for it.
-    process.env.OTEL_TRACES_SAMPLER = 'parentbased_traceidratio';
-    process.env.OTEL_TRACES_SAMPLER_ARG = '0';
+    vi.stubEnv('OTEL_TRACES_SAMPLER', 'parentbased_traceidratio');
+    vi.stubEnv('OTEL_TRACES_SAMPLER_ARG', '0');
     await startTracing(exporter);
   });
   afterAll(async () => {
     await stopTracing();
-    process.env = saved;
+    vi.unstubAllEnvs();
   });
   beforeEach(() => exporter.reset());
 
