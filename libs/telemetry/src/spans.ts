@@ -5,7 +5,6 @@
 // request's spans are made by hand here, at the few places a request crosses a
 // boundary (the HTTP server, each gRPC call on both sides); the SQL it runs is
 // traced by the pg instrumentation, which makes a span only under one of these.
-import type { EventEmitter } from 'node:events';
 import type * as OtelApi from '@opentelemetry/api';
 import type { Context, Span, Tracer } from '@opentelemetry/api';
 
@@ -76,17 +75,11 @@ export function serverSpan(name: string, fields: Fields, attributes: () => SpanA
   return t.tracer.startSpan(name, { kind: t.api.SpanKind.SERVER, attributes: attributes() }, parent);
 }
 
-/**
- * Runs `fn` under `span`: the calls and queries it makes become the span's
- * children, and so do those made by the listeners of `emitters` (a request's
- * body arrives in events of its socket's, outside `fn`). Without a span, just runs it.
- */
-export function inSpan<T>(span: Span | undefined, fn: () => T, ...emitters: EventEmitter[]): T {
+/** Runs `fn` under `span` (the calls and queries it makes become the span's children); without a span, just runs it. */
+export function inSpan<T>(span: Span | undefined, fn: () => T): T {
   const t = tracing;
   if (!t || !span) return fn();
-  const under = t.api.trace.setSpan(t.api.context.active(), span);
-  for (const emitter of emitters) t.api.context.bind(under, emitter);
-  return t.api.context.with(under, fn);
+  return t.api.context.with(t.api.trace.setSpan(t.api.context.active(), span), fn);
 }
 
 /**

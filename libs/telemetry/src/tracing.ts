@@ -80,8 +80,9 @@ export async function startTracing(exporter?: SpanExporter): Promise<void> {
     metricReaders: [],
     logRecordProcessors: [],
     instrumentations: enabledInstrumentations<Instrumentation>({
-      // A statement is traced only under a span of a sampled request, never as a trace of its own.
-      pg: () => new PgInstrumentation({ requireParentSpan: true }),
+      // A statement is traced only under a span of a sampled request, never as a trace of its own;
+      // taking a connection from the pool is not a span of its own (a wait for one shows in the statement's).
+      pg: () => new PgInstrumentation({ requireParentSpan: true, ignoreConnectSpans: true }),
       pino: () => new PinoInstrumentation(),
     }),
   });

@@ -1,7 +1,7 @@
 import express, { type ErrorRequestHandler, type Express, type NextFunction, type Request, type Response } from 'express';
 import { OnceListeners, forWaiter, type Waiter } from '@rex/grpc';
 import type { Logger } from '@rex/logger';
-import { httpDuration, httpInFlight, inSpan, use } from '@rex/telemetry';
+import { httpDuration, httpInFlight, inSpan, use, type Span } from '@rex/telemetry';
 import { endRequestSpan, requestSpan } from './request-span.ts';
 import { checkClientAccess } from './auth/access.ts';
 import { authenticate, type Authenticator } from './auth/authenticate.ts';
@@ -50,11 +50,15 @@ function routeOf(req: Request): string | undefined {
   return `${below}${String(req.route.path)}`;
 }
 
+/** The span of each request that is traced, for its route's handler to run under (see `handle`). */
+const requestSpans = new WeakMap<Request, Span>();
+
 /** Times every request and counts it in flight; traces it, when sampled, with what it leads to run under its span. */
 function observeRequest(req: Request, res: Response, next: NextFunction): void {
   const started = process.hrtime.bigint();
   httpInFlight.inc();
   const span = requestSpan(req);
+  if (span) requestSpans.set(req, span);
   // 'close' comes once for every response: after it was sent whole, or when the client went first (not timed).
   res.once('close', () => {
     httpInFlight.dec();
@@ -63,7 +67,7 @@ function observeRequest(req: Request, res: Response, next: NextFunction): void {
     if (!res.writableFinished) return;
     httpDuration.observe({ method: req.method, route: route ?? 'unmatched', status_code: res.statusCode }, Number(process.hrtime.bigint() - started) / 1e9);
   });
-  inSpan(span, next, req, res);
+  inSpan(span, next);
 }
 
 function requireJson(req: Request, _res: Response, next: NextFunction): void {
@@ -162,10 +166,12 @@ class HttpClient implements Waiter {
 
 /**
  * Runs a route's handler for its HTTP client: the backend calls it makes are
- * cancelled if the client goes away before the answer is complete.
+ * cancelled if the client goes away before the answer is complete. A traced
+ * request's handler runs under its span again: a body is read in events of the
+ * request's socket, which do not carry the span the request began under.
  */
 const handle = (fn: Handler) => (req: Request, res: Response, next: NextFunction) => {
-  forWaiter(new HttpClient(res), () => fn(req, res)).catch(next);
+  inSpan(requestSpans.get(req), () => forWaiter(new HttpClient(res), () => fn(req, res))).catch(next);
 };
 
 /** The API's routes, with authentication, client access, CORS and rate limits in front of each. */
