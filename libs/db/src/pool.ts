@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { unwatchPool, watchPool } from '@rex/telemetry';
+import { TracedClient } from './traced-client.ts';
 
 // Dates stay strings: records format them exactly as the API shows them.
 pg.types.setTypeParser(pg.types.builtins.DATE, (value) => value);
@@ -163,6 +164,8 @@ export function createPool(
   } = {},
 ): pg.Pool {
   const config: pg.PoolConfig = {
+    // Statements of traced work are spans (nothing else is done for the others).
+    Client: TracedClient,
     connectionString,
     max: options.max ?? 10,
     application_name: options.applicationName,

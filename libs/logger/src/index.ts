@@ -1,4 +1,5 @@
 import { pino, type Logger } from 'pino';
+import { traceIds } from '@rex/telemetry';
 
 export type { Logger };
 
@@ -22,5 +23,7 @@ export function createLogger(service: string, level: string = process.env.LOG_LE
     redact: { paths: REDACT, censor: '[redacted]' },
     timestamp: pino.stdTimeFunctions.isoTime,
     formatters: { level: (label) => ({ level: label }) },
+    // A line written for traced work names its trace and span.
+    mixin: () => traceIds() ?? {},
   });
 }

@@ -1,7 +1,6 @@
 // The OpenTelemetry SDK is loaded only when tracing starts: loading it costs
 // about a third of a second of CPU, which every process would otherwise pay
 // at start-up whether or not it exports a single span.
-import type { Instrumentation } from '@opentelemetry/instrumentation';
 import type { NodeSDK } from '@opentelemetry/sdk-node';
 import type { SpanExporter, SpanProcessor } from '@opentelemetry/sdk-trace';
 import { samplerOf, useTracing } from './spans.ts';
@@ -40,33 +39,19 @@ export function batchSettings(env: NodeJS.ProcessEnv = process.env): Partial<Rec
 }
 
 /**
- * The instrumentations to load: all but those OTEL_NODE_DISABLED_INSTRUMENTATIONS names
- * (comma-separated: pg, pino), as the standard variable says.
- */
-export function enabledInstrumentations<T>(made: Record<string, () => T>, env: NodeJS.ProcessEnv = process.env): T[] {
-  const disabled = new Set((env.OTEL_NODE_DISABLED_INSTRUMENTATIONS ?? '').split(',').map((name) => name.trim()).filter(Boolean));
-  return Object.entries(made)
-    .filter(([name]) => !disabled.has(name))
-    .map(([, make]) => make());
-}
-
-/**
  * Starts OpenTelemetry. Spans are exported over OTLP when OTEL_EXPORTER_OTLP_ENDPOINT
  * (or the traces variant) is set; which requests are traced follows the standard
- * OTEL_TRACES_SAMPLER variables, decided before any span is made (spans.ts). The
- * HTTP and gRPC spans are made by rex itself; the SQL statements' by the pg
- * instrumentation, and log lines carry the trace's ids through the pino one.
+ * OTEL_TRACES_SAMPLER variables, decided before any span is made (spans.ts), and
+ * rex makes the spans itself (HTTP requests, gRPC calls, SQL statements).
  * `exporter` lets tests collect spans in memory.
  */
 export async function startTracing(exporter?: SpanExporter): Promise<void> {
   if (sdk || process.env.OTEL_SDK_DISABLED === 'true') return;
-  const [api, { NodeSDK }, { AlwaysOnSampler, BatchSpanProcessor }, { OTLPTraceExporter }, { PgInstrumentation }, { PinoInstrumentation }] = await Promise.all([
+  const [api, { NodeSDK }, { AlwaysOnSampler, BatchSpanProcessor }, { OTLPTraceExporter }] = await Promise.all([
     import('@opentelemetry/api'),
     import('@opentelemetry/sdk-node'),
     import('@opentelemetry/sdk-trace'),
     import('@opentelemetry/exporter-trace-otlp-http'),
-    import('@opentelemetry/instrumentation-pg'),
-    import('@opentelemetry/instrumentation-pino'),
   ]);
   const spanProcessors: SpanProcessor[] = [];
   const endpoint = process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? process.env.OTEL_EXPORTER_OTLP_ENDPOINT;
@@ -79,12 +64,7 @@ export async function startTracing(exporter?: SpanExporter): Promise<void> {
     spanProcessors,
     metricReaders: [],
     logRecordProcessors: [],
-    instrumentations: enabledInstrumentations<Instrumentation>({
-      // A statement is traced only under a span of a sampled request, never as a trace of its own;
-      // taking a connection from the pool is not a span of its own (a wait for one shows in the statement's).
-      pg: () => new PgInstrumentation({ requireParentSpan: true, ignoreConnectSpans: true }),
-      pino: () => new PinoInstrumentation(),
-    }),
+    instrumentations: [],
   });
   sdk.start();
   useTracing({ api, tracer: api.trace.getTracer('rex'), sample: samplerOf() });

@@ -1,6 +1,6 @@
 import { InMemorySpanExporter } from '@opentelemetry/sdk-trace';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { clientSpan, endSpan, inSpan, samplerOf, serverSpan } from '../../src/spans.ts';
+import { clientSpan, endSpan, inSpan, samplerOf, serverSpan, traceIds } from '../../src/spans.ts';
 import { startTracing, stopTracing } from '../../src/tracing.ts';
 
 const TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
@@ -99,5 +99,14 @@ describe('spans of sampled requests only', () => {
     const callee = serverSpan('records.v1.RecordsService/GetSample', fields(sampledParent), () => ({}), false);
     endSpan(callee, {});
     expect((await finished()).map((span) => span.spanContext().traceId)).toEqual([TRACE]);
+  });
+
+  it('when a log line is written under a traced request, then it names the trace and the span; outside one, nothing', async () => {
+    expect(traceIds()).toBeUndefined();
+    const server = serverSpan('GET', fields(sampledParent), () => ({}), true)!;
+    const ids = inSpan(server, () => traceIds());
+    expect(ids).toEqual({ trace_id: TRACE, span_id: server.spanContext().spanId, trace_flags: '01' });
+    expect(inSpan(serverSpan('GET', fields(unsampledParent), () => ({}), true), () => traceIds())).toBeUndefined();
+    endSpan(server, {});
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { batchSettings, enabledInstrumentations, serviceOfEntrypoint, tracingConfigured } from '../../src/tracing.ts';
+import { batchSettings, serviceOfEntrypoint, tracingConfigured } from '../../src/tracing.ts';
 
 describe('tracing settings', () => {
   it('when OTEL_SERVICE_NAME is not set, then spans are named after the service whose entry point runs (as an image starts it, or npm start)', () => {
@@ -25,11 +25,5 @@ describe('tracing settings', () => {
     });
     expect(batchSettings({ OTEL_BSP_SCHEDULE_DELAY: 'soon', OTEL_BSP_MAX_QUEUE_SIZE: '-1', OTEL_BSP_EXPORT_TIMEOUT: '' })).toEqual({});
     expect(batchSettings({})).toEqual({});
-  });
-
-  it('when OTEL_NODE_DISABLED_INSTRUMENTATIONS names instrumentations, then those are not loaded and the others are', () => {
-    const made = { http: () => 'http', express: () => 'express', grpc: () => 'grpc', pg: () => 'pg', pino: () => 'pino' };
-    expect(enabledInstrumentations(made, {})).toEqual(['http', 'express', 'grpc', 'pg', 'pino']);
-    expect(enabledInstrumentations(made, { OTEL_NODE_DISABLED_INSTRUMENTATIONS: 'express, pino,unknown' })).toEqual(['http', 'grpc', 'pg']);
   });
 });

@@ -1,0 +1,68 @@
+import pg from 'pg';
+import { clientSpan, endSpan, type Span } from '@rex/telemetry';
+
+/** The longest statement text a span keeps. */
+const TEXT_KEPT = 2_000;
+
+/** The span of a statement run for traced work (see @rex/telemetry's spans): its operation and text, never its values. */
+function statementSpan(text: string, database: string | undefined): Span | undefined {
+  return clientSpan(`${operationOf(text)}${database ? ` ${database}` : ''}`, () => ({
+    'db.system.name': 'postgresql',
+    ...(database ? { 'db.namespace': database } : {}),
+    'db.operation.name': operationOf(text),
+    'db.query.text': text.length > TEXT_KEPT ? `${text.slice(0, TEXT_KEPT)}…` : text,
+  }));
+}
+
+/** The statement's first keyword (SELECT, INSERT, WITH, BEGIN…). */
+export function operationOf(text: string): string {
+  return /^\s*([A-Za-z]+)/.exec(text)?.[1]?.toUpperCase() ?? 'QUERY';
+}
+
+const endStatement = (span: Span, error: unknown) =>
+  endSpan(span, error ? { error: `SQLSTATE ${(error as { code?: string }).code ?? 'unknown'}` } : {});
+
+/**
+ * The connections of the suite's pools: a statement run for traced work is a
+ * span of its own, ended when its answer (or error) comes; the error's SQLSTATE
+ * is kept, not its message, which may quote values. Statements of work that is
+ * not traced, and submittables such as cursors, run as pg runs them.
+ */
+export class TracedClient extends pg.Client {
+  // pg's query() has a dozen overloads; one implementation takes them all and returns what pg returns.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  override query(...args: any[]): any {
+    const first: unknown = args[0];
+    const text =
+      typeof first === 'string'
+        ? first
+        : first !== null && typeof first === 'object' && typeof (first as { submit?: unknown }).submit !== 'function' && typeof (first as { text?: unknown }).text === 'string'
+          ? (first as { text: string }).text
+          : undefined;
+    const span = text === undefined ? undefined : statementSpan(text, this.database);
+    if (!span) return super.query(...(args as Parameters<pg.Client['query']>));
+    const last = args.length - 1;
+    if (typeof args[last] === 'function') {
+      const callback = args[last] as (error: unknown, result: unknown) => void;
+      args[last] = (error: unknown, result: unknown) => {
+        endStatement(span, error);
+        callback(error, result);
+      };
+      return super.query(...(args as Parameters<pg.Client['query']>));
+    }
+    let result: unknown;
+    try {
+      result = super.query(...(args as Parameters<pg.Client['query']>));
+    } catch (error) {
+      endStatement(span, error);
+      throw error;
+    }
+    if (result instanceof Promise) {
+      result.then(
+        () => endStatement(span, undefined),
+        (error: unknown) => endStatement(span, error),
+      );
+    } else endSpan(span, {});
+    return result;
+  }
+}

@@ -1,0 +1,74 @@
+// Every pool's connections trace the statements of traced work, whichever way a statement is
+// run (a promise, pg-pool's callback, a transaction's client), and nothing else.
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createPool, withTransaction, type Pool } from '@rex/db';
+import { inSpan, serverSpan, startTracing, stopTracing } from '@rex/telemetry';
+import { freshDatabase } from '../../../../component/support/served.ts';
+
+type Exporter = NonNullable<Parameters<typeof startTracing>[0]>;
+type ReadableSpan = Parameters<Exporter['export']>[0][number];
+
+/** Keeps what tracing exports, as a collector would receive it. */
+const exported: ReadableSpan[] = [];
+const exporter: Exporter = {
+  export: (spans, done) => {
+    exported.push(...spans);
+    done({ code: 0 });
+  },
+  shutdown: async () => undefined,
+};
+let pool: Pool;
+
+const sampled = () => serverSpan('records.v1.RecordsService/GetSample', () => undefined, () => ({}), true);
+const finished = async (): Promise<ReadableSpan[]> => {
+  await new Promise((resolve) => setTimeout(resolve, 250));
+  // The statements' spans (CLIENT), in the order they ended.
+  return exported.filter((span) => span.kind === 2);
+};
+
+beforeAll(async () => {
+  // Every root is sampled: a statement is traced when it runs under the span, and only then.
+  vi.stubEnv('OTEL_TRACES_SAMPLER', 'always_on');
+  await startTracing(exporter);
+  pool = createPool(await freshDatabase('spans'), { max: 2, applicationName: 'component-spans' });
+  await pool.query('CREATE TABLE notes (id int PRIMARY KEY, body text NOT NULL)');
+});
+afterAll(async () => {
+  await pool.end();
+  await stopTracing();
+  vi.unstubAllEnvs();
+});
+beforeEach(() => {
+  exported.length = 0;
+});
+
+describe('statements of traced work', () => {
+  it('when statements run under a traced call, by promise, by callback or in a transaction, then each is a span of the call, with its text and without its values', async () => {
+    const call = sampled()!;
+    await inSpan(call, async () => {
+      await pool.query({ name: 'note-insert', text: 'INSERT INTO notes (id, body) VALUES ($1, $2)', values: [1, 'secret-body'] });
+      await new Promise<void>((resolve, reject) => pool.query('SELECT body FROM notes WHERE id = $1', [1], (error) => (error ? reject(error) : resolve())));
+      await withTransaction(pool, (client) => client.query('UPDATE notes SET body = $1 WHERE id = $2', ['other-secret', 1]));
+    });
+    call.end();
+    const spans = await finished();
+    expect(spans.map((span) => span.attributes['db.operation.name'])).toEqual(['INSERT', 'SELECT', 'BEGIN', 'UPDATE', 'COMMIT']);
+    expect(spans.every((span) => span.parentSpanContext?.spanId === call.spanContext().spanId)).toBe(true);
+    expect(spans[0].attributes['db.query.text']).toBe('INSERT INTO notes (id, body) VALUES ($1, $2)');
+    expect(JSON.stringify(spans.map((span) => span.attributes))).not.toMatch(/secret-body|other-secret/);
+  });
+
+  it('when a statement fails, then its span is an error naming the SQLSTATE, not the message that quotes the value', async () => {
+    const call = sampled()!;
+    await inSpan(call, () => pool.query('INSERT INTO notes (id, body) VALUES ($1, $2)', [1, 'duplicate-secret']).catch(() => undefined));
+    call.end();
+    const [span] = await finished();
+    expect(span.status).toEqual({ code: 2, message: 'SQLSTATE 23505' });
+    expect(JSON.stringify({ attributes: span.attributes, events: span.events, status: span.status })).not.toContain('duplicate-secret');
+  });
+
+  it('when a statement runs outside traced work, then it is no span', async () => {
+    await pool.query('SELECT count(*) FROM notes');
+    expect(await finished()).toEqual([]);
+  });
+});
