@@ -10,7 +10,7 @@
 //   (r) a typical filtered report page over BENCH_REPORT_ROWS occurrences (default 100 000)
 //   (o) the same page as (r) through a new gateway whose REPORTS_ADDR lists two reports replicas
 //       (round robin, as a headless Service gives them), against a gateway started alike in front of
-//       one: the ratio of the two, and each replica's share
+//       one, in turn, three times each: the ratio of the medians, and each replica's share
 //   (s) a report of BENCH_STREAM_ROWS occurrences (default 1 000 000) streamed as CSV: rows/s and
 //       the peak resident memory of gateway and reports
 //   and the projector's p99 lag (outbox event written → applied) while (b) writes at full speed
@@ -19,7 +19,8 @@
 //       without tracing, in turn, three times each: the ratio of the medians, and the share of requests traced
 //   (u) POST /media-queue: a 2 MB JPEG per request, with the gateway's resident memory before and at peak
 //   (m) each authentication method on the same request, GET /samples/<id of no sample>: the
-//       method's own cost on top of an identical hop and lookup (answered 404 for every method)
+//       method's own cost on top of an identical hop and lookup (answered 404 for every method); the
+//       methods in turn, three times each (half of BENCH_DURATION a run), each by its median
 //   (w) the change feed read through GET /changes (BENCH_FEED_CHANGES entries, default 20 000, pages
 //       of 1000) against a floor reading the same read-model rows straight from pg; and webhook
 //       delivery of BENCH_DELIVERIES changes (default 3 000) to a receiver on loopback against a
@@ -57,15 +58,41 @@ const say = (message: string) => process.stderr.write(`[bench] ${message}\n`);
 
 type Result = { name: string; rps: number; p50: number; p99: number; errors: number; statuses: string };
 
-/** Runs one load; answers other than `expected` count as errors. */
-async function load(name: string, options: autocannon.Options, expected = 200): Promise<Result> {
-  say(`${name}: ${CONNECTIONS} connections for ${DURATION} s`);
-  await autocannon({ ...options, connections: CONNECTIONS, duration: Math.min(2, DURATION) }); // warm-up
-  const result = await autocannon({ ...options, connections: CONNECTIONS, duration: DURATION });
+/** Runs one load (after a warm-up unless told not to); answers other than `expected` count as errors. */
+async function load(name: string, options: autocannon.Options, expected = 200, run: { seconds?: number; warmUp?: boolean } = {}): Promise<Result> {
+  const seconds = run.seconds ?? DURATION;
+  say(`${name}: ${CONNECTIONS} connections for ${seconds} s`);
+  if (run.warmUp ?? true) await autocannon({ ...options, connections: CONNECTIONS, duration: Math.min(2, seconds) });
+  const result = await autocannon({ ...options, connections: CONNECTIONS, duration: seconds });
   const counts = (result as unknown as { statusCodeStats?: Record<string, { count: number }> }).statusCodeStats ?? {};
   const unexpected = Object.entries(counts).reduce((sum, [status, { count }]) => sum + (Number(status) === expected ? 0 : count), 0);
   const statuses = Object.entries(counts).map(([status, { count }]) => `${status}×${count}`).join(', ');
   return { name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + unexpected, statuses };
+}
+
+type Contender = { name: string; options: autocannon.Options; expected?: number; around?: (run: () => Promise<Result>) => Promise<Result> };
+
+/** How many times each of the loads compared within a kind runs, in turn. */
+const ROUNDS = 3;
+
+/**
+ * Loads compared with one another ((m), (o), (t)): each runs in turn, ROUNDS times (warmed up
+ * before its first run only), so that the machine's drift between runs falls on all of them alike.
+ * Each one's runs, and its run of median req/s, whose figures stand for it.
+ */
+async function inTurn(contenders: Contender[], seconds: number): Promise<{ median: Result; runs: Result[] }[]> {
+  const runs: Result[][] = contenders.map(() => []);
+  for (let round = 1; round <= ROUNDS; round++) {
+    for (const [i, contender] of contenders.entries()) {
+      const run = () => load(`${contender.name} (${round} of ${ROUNDS})`, contender.options, contender.expected ?? 200, { seconds, warmUp: round === 1 });
+      runs[i].push(await (contender.around ? contender.around(run) : run()));
+    }
+  }
+  return runs.map((own, i) => {
+    const median = [...own].sort((x, y) => x.rps - y.rps)[Math.floor(own.length / 2)];
+    const errors = own.reduce((sum, r) => sum + r.errors, 0);
+    return { median: { ...median, name: contenders[i].name, errors, statuses: own.map((r) => r.statuses).join('; ') }, runs: own };
+  });
 }
 
 /** Stops a process started here and waits until it has exited. */
@@ -142,23 +169,21 @@ async function tracingCost(internalSecret: string, databaseUrl: string, path: st
       { OTEL_EXPORTER_OTLP_ENDPOINT: sink.url, OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0.1', OTEL_BSP_SCHEDULE_DELAY: '500' },
       'the gateway and records with tracing',
     );
-    const runs: { off: Result[]; on: Result[] } = { off: [], on: [] };
-    const ROUNDS = 3;
-    // In turn, so that the machine's drift falls on both alike; the medians of three runs each.
-    for (let round = 1; round <= ROUNDS; round++) {
-      runs.off.push(await load(`(t) GET /samples/<id>, tracing off (${round} of ${ROUNDS})`, { url: off, headers }));
-      runs.on.push(await load(`(t) GET /samples/<id>, tracing a tenth (${round} of ${ROUNDS})`, { url: on, headers }));
-    }
+    const [without, withTracing] = await inTurn(
+      [
+        { name: '(t) GET /samples/<id>, tracing off', options: { url: off, headers } },
+        { name: '(t) GET /samples/<id>, tracing a tenth', options: { url: on, headers } },
+      ],
+      DURATION,
+    );
     await new Promise((resolve) => setTimeout(resolve, 1_000)); // the last batch of spans
-    const median = (results: Result[], of: (r: Result) => number) => results.map(of).sort((x, y) => x - y)[Math.floor(results.length / 2)];
-    const [offRps, onRps] = [median(runs.off, (r) => r.rps), median(runs.on, (r) => r.rps)];
-    const measured = runs.on.reduce((sum, r) => sum + r.rps * DURATION, 0);
-    const errors = [...runs.off, ...runs.on].reduce((sum, r) => sum + r.errors, 0);
+    const measured = withTracing.runs.reduce((sum, r) => sum + r.rps * DURATION, 0);
+    const [offRun, onRun] = [without.median, withTracing.median];
     return (
-      `(t) GET /samples/<id> with tracing (parentbased_traceidratio 0.1) against without, medians of ${ROUNDS} runs each in turn: ${onRps.toFixed(0)} against ${offRps.toFixed(0)} req/s, ` +
-      `on/off = ${(onRps / offRps).toFixed(2)} (target ≥ 0.9; runs: ${runs.on.map((r) => r.rps.toFixed(0)).join(', ')} against ${runs.off.map((r) => r.rps.toFixed(0)).join(', ')}); ` +
-      `p99 ${median(runs.on, (r) => r.p99).toFixed(0)} against ${median(runs.off, (r) => r.p99).toFixed(0)} ms; ` +
-      `${sink.traces()} traces exported, ${((100 * sink.traces()) / measured).toFixed(1)} % of the measured requests with tracing (warm-ups included in the count); errors ${errors}`
+      `(t) GET /samples/<id> with tracing (parentbased_traceidratio 0.1) against without, medians of ${ROUNDS} runs each in turn: ${onRun.rps.toFixed(0)} against ${offRun.rps.toFixed(0)} req/s, ` +
+      `on/off = ${(onRun.rps / offRun.rps).toFixed(2)} (target ≥ 0.9; runs: ${withTracing.runs.map((r) => r.rps.toFixed(0)).join(', ')} against ${without.runs.map((r) => r.rps.toFixed(0)).join(', ')}); ` +
+      `p99 ${onRun.p99} against ${offRun.p99} ms; ` +
+      `${sink.traces()} traces exported, ${((100 * sink.traces()) / measured).toFixed(1)} % of the measured requests with tracing (warm-ups included in the count); errors ${offRun.errors + onRun.errors}`
     );
   } finally {
     await Promise.all(started.map(stopChild));
@@ -599,11 +624,24 @@ try {
         const replicas = [`http://127.0.0.1:${reportsMetricsPort}/metrics`, `http://127.0.0.1:${replicaMetricsPort}/metrics`];
         await until(() => grpcServing(`127.0.0.1:${replicaPort}`, 'reports.v1.ReportsService'), 'the second reports replica');
         const page = `/reports/library/occurrences/filterable_explore_list.xml?taxa_taxon_list_id=1&date_from=2021-03-01&date_to=2021-03-31&limit=100`;
-        const one = await load('(o) the same page through a new gateway, one reports replica', { url: `${viaOne}${page}`, headers });
-        reportResults.push(`| ${one.name} | ${one.rps.toFixed(0)} | ${one.p50} | ${one.p99} | ${one.errors} |`);
-        const before = await Promise.all(replicas.map(reportsServed));
-        const two = await load('(o) the same page through a new gateway, two reports replicas', { url: `${viaTwo}${page}`, headers });
-        const served = (await Promise.all(replicas.map(reportsServed))).map((count, i) => count - before[i]);
+        // Calls each replica answered during the runs through the gateway of two (the other gateway uses the first replica only).
+        const served = [0, 0];
+        const countingServed = async (run: () => Promise<Result>) => {
+          const before = await Promise.all(replicas.map(reportsServed));
+          const result = await run();
+          (await Promise.all(replicas.map(reportsServed))).forEach((count, i) => (served[i] += count - before[i]));
+          return result;
+        };
+        const [one, two] = (
+          await inTurn(
+            [
+              { name: '(o) the same page through a new gateway, one reports replica', options: { url: `${viaOne}${page}`, headers } },
+              { name: '(o) the same page through a new gateway, two reports replicas', options: { url: `${viaTwo}${page}`, headers }, around: countingServed },
+            ],
+            DURATION,
+          )
+        ).map((measured) => measured.median);
+        reportResults.push(`| ${one.name} (median of ${ROUNDS} runs in turn with the next) | ${one.rps.toFixed(0)} | ${one.p50} | ${one.p99} | ${one.errors} |`);
         const total = served.reduce((sum, count) => sum + count, 0) || 1;
         const shares = served.map((count) => `${((100 * count) / total).toFixed(0)} %`).join(' / ');
         reportResults.push(
@@ -641,7 +679,11 @@ try {
       ['directWebsite', read, { authorization: `WEBSITE_ID:${DEMO.websiteId}:SECRET:${WEBSITE_PASSWORD}` }, 404],
       ['hmacWebsite', read, { authorization: `WEBSITE_ID:${DEMO.websiteId}:HMAC:${createHmac('sha1', WEBSITE_PASSWORD).update(read).digest('hex')}` }, 404],
     ];
-    for (const [method, url, headers, expected] of cases) methods.push(await load(`(m) ${method}`, { url, headers }, expected));
+    const measured = await inTurn(
+      cases.map(([method, url, headers, expected]) => ({ name: `(m) ${method}`, options: { url, headers }, expected })),
+      Math.max(3, Math.round(DURATION / 2)),
+    );
+    methods.push(...measured.map((m) => m.median));
   }
 
   const webhookResults: string[] = [];
