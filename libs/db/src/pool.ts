@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { unwatchPool, watchPool } from '@rex/telemetry';
+import { keepingTrace, unwatchPool, watchPool } from '@rex/telemetry';
 import { TracedClient } from './traced-client.ts';
 
 // Dates stay strings: records format them exactly as the API shows them.
@@ -97,7 +97,8 @@ export class ScopedPool extends pg.Pool {
       process.nextTick(callback, new QueryAbandoned(), undefined, () => undefined);
       return;
     }
-    this.liveClient(scope, callback);
+    // The statements the caller runs with the client are its trace's, whoever's release hands it over.
+    this.liveClient(scope, keepingTrace(callback));
   }
 
   /** A live client for the call in `scope` (read once: pg-pool may answer from another call's context). */

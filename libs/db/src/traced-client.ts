@@ -14,9 +14,9 @@ function statementSpan(text: string, database: string | undefined): Span | undef
   }));
 }
 
-/** The statement's first keyword (SELECT, INSERT, WITH, BEGIN…). */
+/** The statement's first keyword (SELECT, INSERT, WITH, BEGIN…), after any comments. */
 export function operationOf(text: string): string {
-  return /^\s*([A-Za-z]+)/.exec(text)?.[1]?.toUpperCase() ?? 'QUERY';
+  return /^(?:\s|--[^\n]*\n|\/\*[\s\S]*?\*\/)*([A-Za-z]+)/.exec(text)?.[1]?.toUpperCase() ?? 'QUERY';
 }
 
 const endStatement = (span: Span, error: unknown) =>
@@ -41,14 +41,14 @@ export class TracedClient extends pg.Client {
           : undefined;
     const span = text === undefined ? undefined : statementSpan(text, this.database);
     if (!span) return super.query(...(args as Parameters<pg.Client['query']>));
+    const ended = (callback: (error: unknown, result: unknown) => void) => (error: unknown, result: unknown) => {
+      endStatement(span, error);
+      callback(error, result);
+    };
     const last = args.length - 1;
-    if (typeof args[last] === 'function') {
-      const callback = args[last] as (error: unknown, result: unknown) => void;
-      args[last] = (error: unknown, result: unknown) => {
-        endStatement(span, error);
-        callback(error, result);
-      };
-      return super.query(...(args as Parameters<pg.Client['query']>));
+    if (typeof args[last] === 'function') args[last] = ended(args[last] as (error: unknown, result: unknown) => void);
+    else if (typeof (first as { callback?: unknown }).callback === 'function') {
+      args[0] = { ...(first as object), callback: ended((first as { callback: (error: unknown, result: unknown) => void }).callback) };
     }
     let result: unknown;
     try {
@@ -57,12 +57,13 @@ export class TracedClient extends pg.Client {
       endStatement(span, error);
       throw error;
     }
+    // With a callback, pg answers through it (and returns nothing); without, with a promise.
     if (result instanceof Promise) {
       result.then(
         () => endStatement(span, undefined),
         (error: unknown) => endStatement(span, error),
       );
-    } else endSpan(span, {});
+    }
     return result;
   }
 }

@@ -120,18 +120,21 @@ function unary(labels: Labels, handler: UnaryHandler<unknown, unknown>, logger: 
   return (call, callback) => {
     const { run, finish } = observeCall(call, labels, codes);
     const scope = new ScopeOfCall(call);
-    run(() => scope.run(() => handler(call.request, call))).then(
-      (response) => {
-        scope.served();
-        finish(grpc.status.OK);
-        callback(null, response);
-      },
-      (error: unknown) => {
-        scope.served();
-        const status = statusOf(error, labels.grpc_method, logger, scope.cancelledByCaller);
-        finish(status.code ?? grpc.status.INTERNAL);
-        callback(status);
-      },
+    // Under the call's span to the end, so that what is logged of its outcome names its trace.
+    void run(() =>
+      scope.run(() => handler(call.request, call)).then(
+        (response) => {
+          scope.served();
+          finish(grpc.status.OK);
+          callback(null, response);
+        },
+        (error: unknown) => {
+          scope.served();
+          const status = statusOf(error, labels.grpc_method, logger, scope.cancelledByCaller);
+          finish(status.code ?? grpc.status.INTERNAL);
+          callback(status);
+        },
+      ),
     );
   };
 }
@@ -145,15 +148,17 @@ function serverStream(labels: Labels, handler: ServerStreamHandler<unknown, unkn
     call.once('finish', () => finish(grpc.status.OK));
     // Closed without any of those (the connection went): no longer in flight.
     call.once('close', () => finish(grpc.status.CANCELLED));
-    run(() => inCallScope(call, () => handler(call.request, call))).then(
-      () => {
-        if (!call.cancelled && !call.destroyed && !call.writableEnded) call.end();
-      },
-      (error: unknown) => {
-        // A client that went away (writeMessage's CallEnded) has nobody to answer.
-        if (error instanceof CallEnded || call.cancelled) return;
-        call.emit('error', statusOf(error, labels.grpc_method, logger));
-      },
+    void run(() =>
+      inCallScope(call, () => handler(call.request, call)).then(
+        () => {
+          if (!call.cancelled && !call.destroyed && !call.writableEnded) call.end();
+        },
+        (error: unknown) => {
+          // A client that went away (writeMessage's CallEnded) has nobody to answer.
+          if (error instanceof CallEnded || call.cancelled) return;
+          call.emit('error', statusOf(error, labels.grpc_method, logger));
+        },
+      ),
     );
   };
 }
@@ -167,17 +172,19 @@ function clientStream(labels: Labels, handler: ClientStreamHandler<unknown, unkn
       // The handler's next read fails, so a cut-off stream never looks complete.
       call.destroy(new CallEnded());
     });
-    run(() => inCallScope(call, () => handler(call))).then(
-      (response) => {
-        finish(grpc.status.OK);
-        callback(null, response);
-      },
-      (error: unknown) => {
-        if (call.cancelled) return;
-        const status = statusOf(error, labels.grpc_method, logger);
-        finish(status.code ?? grpc.status.INTERNAL);
-        callback(status);
-      },
+    void run(() =>
+      inCallScope(call, () => handler(call)).then(
+        (response) => {
+          finish(grpc.status.OK);
+          callback(null, response);
+        },
+        (error: unknown) => {
+          if (call.cancelled) return;
+          const status = statusOf(error, labels.grpc_method, logger);
+          finish(status.code ?? grpc.status.INTERNAL);
+          callback(status);
+        },
+      ),
     );
   };
 }

@@ -55,9 +55,17 @@ export async function superviseReadiness(options: {
   };
   const timers = jobs.flatMap((job) => {
     if (!('everyMs' in job)) return [];
+    // A run still going when the next is due is let finish: the next one is skipped, not started beside it.
+    let inFlight = false;
     const timer = setInterval(() => {
-      if (!ready) return;
-      job.run().catch((error: unknown) => logger.warn({ err: error }, `${job.name} failed`));
+      if (!ready || inFlight) return;
+      inFlight = true;
+      job
+        .run()
+        .catch((error: unknown) => logger.warn({ err: error }, `${job.name} failed`))
+        .finally(() => {
+          inFlight = false;
+        });
     }, job.everyMs);
     timer.unref();
     return [timer];

@@ -83,6 +83,19 @@ export function inSpan<T>(span: Span | undefined, fn: () => T): T {
 }
 
 /**
+ * `callback`, made to run in the traced work that is running now (if any) wherever it is later
+ * called from: a pool that answers a waiting caller from another's release would otherwise run
+ * it in the releaser's. Untraced work gets `callback` itself.
+ */
+export function keepingTrace<F extends (...args: never[]) => unknown>(callback: F): F {
+  const t = tracing;
+  if (!t) return callback;
+  const active = t.api.context.active();
+  if (!t.api.trace.getSpan(active)?.isRecording()) return callback;
+  return t.api.context.bind(active, callback);
+}
+
+/**
  * A span for a call this process makes to another (a gRPC call, an SQL statement),
  * when the work it is made for is traced. Given `set`, the call's fields
  * (traceparent, tracestate) are written with it so that the callee continues the

@@ -171,7 +171,8 @@ class HttpClient implements Waiter {
  * request's socket, which do not carry the span the request began under.
  */
 const handle = (fn: Handler) => (req: Request, res: Response, next: NextFunction) => {
-  inSpan(requestSpans.get(req), () => forWaiter(new HttpClient(res), () => fn(req, res))).catch(next);
+  // The error handler too runs under the span: what it logs names the trace.
+  void inSpan(requestSpans.get(req), () => forWaiter(new HttpClient(res), () => fn(req, res)).catch(next));
 };
 
 /** The API's routes, with authentication, client access, CORS and rate limits in front of each. */

@@ -67,6 +67,24 @@ describe('statements of traced work', () => {
     expect(JSON.stringify({ attributes: span.attributes, events: span.events, status: span.status })).not.toContain('duplicate-secret');
   });
 
+  it('when traced calls wait for the pool\'s one connection, then each one\'s statements are spans of its own trace, whoever released it', async () => {
+    const one = createPool(await freshDatabase('spans_one'), { max: 1, applicationName: 'component-spans-one' });
+    try {
+      const calls = [sampled()!, sampled()!, sampled()!];
+      // The first holds the connection a while; the others queue behind it and are handed it by a release.
+      await Promise.all(
+        calls.map((call, i) => inSpan(call, () => one.query(`SELECT pg_sleep(${i === 0 ? 0.2 : 0}), $1::int AS call`, [i]))),
+      );
+      calls.forEach((call) => call.end());
+      const spans = await finished();
+      expect(spans).toHaveLength(3);
+      expect(new Set(spans.map((span) => span.parentSpanContext?.spanId))).toEqual(new Set(calls.map((call) => call.spanContext().spanId)));
+      expect(spans.every((span) => calls.some((call) => call.spanContext().traceId === span.spanContext().traceId && call.spanContext().spanId === span.parentSpanContext?.spanId))).toBe(true);
+    } finally {
+      await one.end();
+    }
+  });
+
   it('when a statement runs outside traced work, then it is no span', async () => {
     await pool.query('SELECT count(*) FROM notes');
     expect(await finished()).toEqual([]);
