@@ -1,8 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import * as grpc from '@grpc/grpc-js';
 import type { Logger } from '@rex/logger';
 import { mediaV1, recordsV1, reportsV1, type MediaServiceHandlers, type RecordsServiceHandlers, type ReportsServiceHandlers } from '@rex/protos';
-import { grpcHandled, grpcInFlight } from '@rex/telemetry';
+import { grpcHandled, grpcInFlight, inSpan, serverSpan, startTracing, stopTracing, traceIds } from '@rex/telemetry';
 import { callSecret, checkFirstMessage } from '../../src/call-grant.ts';
 import { currentCall } from '../../src/call-scope.ts';
 import { ServiceClient, forWaiter } from '../../src/client.ts';
@@ -450,5 +450,49 @@ describe('serveGrpc: stop', () => {
     await served.pop()!.stop();
     expect(Date.now() - started).toBeLessThan(2_000);
     expect(((await call) as grpc.ServiceError).code).not.toBe(grpc.status.OK);
+  });
+});
+
+describe('traced calls', () => {
+  type Exporter = NonNullable<Parameters<typeof startTracing>[0]>;
+  const exported: Parameters<Exporter['export']>[0] = [];
+
+  beforeAll(async () => {
+    vi.stubEnv('OTEL_TRACES_SAMPLER', 'always_on');
+    await startTracing({ export: (spans, done) => (exported.push(...spans), done({ code: 0 })), shutdown: async () => undefined });
+  });
+  afterAll(async () => {
+    await stopTracing();
+    vi.unstubAllEnvs();
+  });
+
+  it('when traced work calls a service whose handler fails, then the call is a client span and a server span of its trace, and the failure is logged naming the trace', async () => {
+    const lines: { message: string; ids?: ReturnType<typeof traceIds> }[] = [];
+    const at = (_fields: object, message: string) => lines.push({ message, ids: traceIds() });
+    const logger = { info: at, warn: at, error: at, fatal: at, debug: at } as unknown as Logger;
+    const server = await serve<Pick<RecordsServiceHandlers, 'GetSample'>>({
+      definition: recordsV1.RecordsService.service,
+      handlers: {
+        GetSample: async () => {
+          await new Promise((resolve) => setTimeout(resolve, 5));
+          throw new Error('a bug');
+        },
+      },
+      logger,
+    });
+    const client = clientOf(recordsV1.RecordsService, server.port);
+    const request = serverSpan('GET /samples/:id', () => undefined, () => ({}), true)!;
+    await inSpan(request, () => client.unary('GetSample', { auth: AUTH, id: '2' }, 5_000).catch(() => undefined));
+    request.end();
+    const traceId = request.spanContext().traceId;
+    expect(lines.find((line) => line.message === 'unhandled error in gRPC handler')?.ids?.trace_id).toBe(traceId);
+
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    const ofTrace = exported.filter((span) => span.spanContext().traceId === traceId);
+    const call = ofTrace.find((span) => span.kind === 2 && span.name === 'records.v1.RecordsService/GetSample');
+    const served = ofTrace.find((span) => span.kind === 1 && span.name === 'records.v1.RecordsService/GetSample');
+    expect(call?.parentSpanContext?.spanId).toBe(request.spanContext().spanId);
+    expect(served?.parentSpanContext?.spanId).toBe(call?.spanContext().spanId);
+    expect([call?.status.code, served?.status.code, served?.attributes['rpc.grpc.status_code']]).toEqual([2, 2, grpc.status.INTERNAL]);
   });
 });
