@@ -6,6 +6,8 @@ import type { SpanExporter, SpanProcessor } from '@opentelemetry/sdk-trace';
 import { samplerOf, useTracing } from './spans.ts';
 
 let sdk: NodeSDK | undefined;
+/** The OpenTelemetry API whose globals the running SDK registered. */
+let registered: typeof import('@opentelemetry/api') | undefined;
 
 /** The name of the rex service this process runs (services/<name>/…), the default OTEL_SERVICE_NAME. */
 export function serviceOfEntrypoint(entrypoint = process.argv[1] ?? ''): string | undefined {
@@ -67,6 +69,7 @@ export async function startTracing(exporter?: SpanExporter): Promise<void> {
     instrumentations: [],
   });
   sdk.start();
+  registered = api;
   useTracing({ api, tracer: api.trace.getTracer('rex'), sample: samplerOf() });
 }
 
@@ -74,4 +77,10 @@ export async function stopTracing(): Promise<void> {
   useTracing(undefined);
   await sdk?.shutdown();
   sdk = undefined;
+  // The SDK leaves its tracer provider, context manager and propagator registered; a later start
+  // could not register its own, and its spans would go to the stopped one.
+  registered?.trace.disable();
+  registered?.context.disable();
+  registered?.propagation.disable();
+  registered = undefined;
 }

@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest';
-import { batchSettings, serviceOfEntrypoint, tracingConfigured } from '../../src/tracing.ts';
+import { describe, expect, it, vi } from 'vitest';
+import { endSpan, serverSpan } from '../../src/spans.ts';
+import { batchSettings, serviceOfEntrypoint, startTracing, stopTracing, tracingConfigured } from '../../src/tracing.ts';
 
 describe('tracing settings', () => {
   it('when OTEL_SERVICE_NAME is not set, then spans are named after the service whose entry point runs (as an image starts it, or npm start)', () => {
@@ -25,5 +26,27 @@ describe('tracing settings', () => {
     });
     expect(batchSettings({ OTEL_BSP_SCHEDULE_DELAY: 'soon', OTEL_BSP_MAX_QUEUE_SIZE: '-1', OTEL_BSP_EXPORT_TIMEOUT: '' })).toEqual({});
     expect(batchSettings({})).toEqual({});
+  });
+
+  it('when tracing is stopped and started again (as tests of one process do), then the spans go to the new exporter', async () => {
+    type Exporter = NonNullable<Parameters<typeof startTracing>[0]>;
+    const collecting = () => {
+      const names: string[] = [];
+      const exporter: Exporter = { export: (spans, done) => (names.push(...spans.map((span) => span.name)), done({ code: 0 })), shutdown: async () => undefined };
+      return { exporter, names };
+    };
+    vi.stubEnv('OTEL_TRACES_SAMPLER', 'always_on');
+    try {
+      const [first, second] = [collecting(), collecting()];
+      await startTracing(first.exporter);
+      endSpan(serverSpan('first', () => undefined, () => ({}), true), {});
+      await stopTracing();
+      await startTracing(second.exporter);
+      endSpan(serverSpan('second', () => undefined, () => ({}), true), {});
+      await stopTracing();
+      expect([first.names, second.names]).toEqual([['first'], ['second']]);
+    } finally {
+      vi.unstubAllEnvs();
+    }
   });
 });
