@@ -10,7 +10,7 @@
 //   COMPARE_NODE_OPTIONS_A and _B give each suite's processes NODE_OPTIONS of their own, and COMPARE_ENV_A and _B (JSON
 //   objects) variables of their own, to compare settings on one tree — e.g. tracing on against off)
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
@@ -31,7 +31,7 @@ const PROFILE_DIR = process.env.COMPARE_CPU_PROFILE_DIR;
 const TICKS = 100; // USER_HZ on Linux
 const say = (message: string) => process.stderr.write(`[compare] ${message}\n`);
 
-type Suite = { tree: string; child: ChildProcess; url: string; token: string; sampleId: string; database: string };
+type Suite = { tree: string; child: ChildProcess; url: string; token: string; sampleId: string; database: string; dataDir: string };
 
 /** Every process below `pid` (the suite's launcher, its services). */
 function descendants(pid: number): number[] {
@@ -96,6 +96,7 @@ async function startTree(tree: string, label: string): Promise<Suite> {
   const database = `rex_compare_${label}_${Date.now()}`;
   const databaseUrl = await createDatabase(server!, database);
   const port = await freePort();
+  const dataDir = mkdtempSync(join(tmpdir(), `rex-compare-${label}-`));
   say(`${label}: starting ${tree}`);
   const child = spawn(process.execPath, [join(tree, 'scripts', 'bootstrap.mjs'), 'start'], {
     cwd: tree,
@@ -104,7 +105,7 @@ async function startTree(tree: string, label: string): Promise<Suite> {
       ...(JSON.parse(process.env[`COMPARE_ENV_${label.toUpperCase()}`] ?? '{}') as Record<string, string>),
       DATABASE_URL: databaseUrl,
       GATEWAY_PORT: String(port),
-      REX_DATA_DIR: mkdtempSync(join(tmpdir(), `rex-compare-${label}-`)),
+      REX_DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
       NODE_OPTIONS: [
         process.env[`COMPARE_NODE_OPTIONS_${label.toUpperCase()}`] ?? '',
@@ -130,7 +131,7 @@ async function startTree(tree: string, label: string): Promise<Suite> {
   });
   const sampleId = ((await created.json()) as { values: { id: string } }).values.id;
   say(`${label}: ${tree} on port ${port}, sample ${sampleId}`);
-  return { tree, child, url, token, sampleId, database };
+  return { tree, child, url, token, sampleId, database, dataDir };
 }
 
 type Run = { rps: number; p99: number; cpuPerRequestMs: number; byService: Map<string, number> };
@@ -233,5 +234,9 @@ try {
     }
   }
   await monitor.end();
-  for (const suite of suites) await dropDatabase(server, suite.database).catch(() => undefined);
+  for (const suite of suites) {
+    await dropDatabase(server, suite.database).catch(() => undefined);
+    // The suites' data directories (their logs) go too: a comparison leaves nothing behind.
+    rmSync(suite.dataDir, { recursive: true, force: true });
+  }
 }
