@@ -6,12 +6,18 @@ const TEXT_KEPT = 2_000;
 
 /** The span of a statement run for traced work (see @rex/telemetry's spans): its operation and text, never its values. */
 function statementSpan(text: string, database: string | undefined): Span | undefined {
-  return clientSpan(`${operationOf(text)}${database ? ` ${database}` : ''}`, () => ({
-    'db.system.name': 'postgresql',
-    ...(database ? { 'db.namespace': database } : {}),
-    'db.operation.name': operationOf(text),
-    'db.query.text': text.length > TEXT_KEPT ? `${text.slice(0, TEXT_KEPT)}…` : text,
-  }));
+  return clientSpan(() => {
+    const operation = operationOf(text);
+    return {
+      name: database ? `${operation} ${database}` : operation,
+      attributes: {
+        'db.system.name': 'postgresql',
+        ...(database ? { 'db.namespace': database } : {}),
+        'db.operation.name': operation,
+        'db.query.text': text.length > TEXT_KEPT ? `${text.slice(0, TEXT_KEPT)}…` : text,
+      },
+    };
+  });
 }
 
 /** The statement's first keyword (SELECT, INSERT, WITH, BEGIN…), after any comments. */

@@ -14,4 +14,4 @@ export {
   setBuildInfo,
 } from './metrics.ts';
 export { startTracing, stopTracing, tracingConfigured } from './tracing.ts';
-export { clientSpan, endSpan, inSpan, keepingTrace, serverSpan, traceIds, type Fields, type Span, type SpanAttributes, type SpanEnd } from './spans.ts';
+export { clientSpan, endSpan, inSpan, keepingTrace, serverSpan, traceIds, type Fields, type Span, type SpanAttributes, type SpanDescription, type SpanEnd } from './spans.ts';

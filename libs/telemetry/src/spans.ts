@@ -60,6 +60,15 @@ export type { Span };
 
 export type SpanAttributes = Record<string, string | number | boolean>;
 
+/** What a span is called and what it says from its start; asked for only when the span is made. */
+export type SpanDescription = { name: string; attributes: SpanAttributes };
+
+/** The context of the traced work running now, when there is some (a recording span in it). */
+function tracedContext(t: Tracing): Context | undefined {
+  const active = t.api.context.active();
+  return t.api.trace.getSpan(active)?.isRecording() ? active : undefined;
+}
+
 /**
  * A span for a request that has reached a server, when its trace is sampled. At
  * the edge (`edge`: an HTTP request from outside) the sampler decides, given the
@@ -67,12 +76,13 @@ export type SpanAttributes = Record<string, string | number | boolean>;
  * has decided: a call continues its caller's trace when that is sampled, and
  * is not traced otherwise.
  */
-export function serverSpan(name: string, fields: Fields, attributes: () => SpanAttributes, edge: boolean): Span | undefined {
+export function serverSpan(fields: Fields, describe: () => SpanDescription, edge: boolean): Span | undefined {
   const t = tracing;
   if (!t) return undefined;
   const { parent, sampled } = continued(t, fields);
   if (!(edge ? t.sample(sampled) : sampled === true)) return undefined;
-  return t.tracer.startSpan(name, { kind: t.api.SpanKind.SERVER, attributes: attributes() }, parent);
+  const { name, attributes } = describe();
+  return t.tracer.startSpan(name, { kind: t.api.SpanKind.SERVER, attributes }, parent);
 }
 
 /** Runs `fn` under `span` (the calls and queries it makes become the span's children); without a span, just runs it. */
@@ -89,10 +99,8 @@ export function inSpan<T>(span: Span | undefined, fn: () => T): T {
  */
 export function keepingTrace<F extends (...args: never[]) => unknown>(callback: F): F {
   const t = tracing;
-  if (!t) return callback;
-  const active = t.api.context.active();
-  if (!t.api.trace.getSpan(active)?.isRecording()) return callback;
-  return t.api.context.bind(active, callback);
+  const traced = t && tracedContext(t);
+  return traced ? t.api.context.bind(traced, callback) : callback;
 }
 
 /**
@@ -101,23 +109,22 @@ export function keepingTrace<F extends (...args: never[]) => unknown>(callback: 
  * (traceparent, tracestate) are written with it so that the callee continues the
  * trace. Undefined, and nothing written, otherwise.
  */
-export function clientSpan(name: string, attributes: () => SpanAttributes, set?: (name: string, value: string) => void): Span | undefined {
+export function clientSpan(describe: () => SpanDescription, set?: (name: string, value: string) => void): Span | undefined {
   const t = tracing;
-  if (!t) return undefined;
-  const active = t.api.context.active();
-  if (!t.api.trace.getSpan(active)?.isRecording()) return undefined;
-  const span = t.tracer.startSpan(name, { kind: t.api.SpanKind.CLIENT, attributes: attributes() }, active);
-  if (set) t.api.propagation.inject(t.api.trace.setSpan(active, span), set, { set: (carrier, key, value) => carrier(key, value) });
+  const traced = t && tracedContext(t);
+  if (!traced) return undefined;
+  const { name, attributes } = describe();
+  const span = t.tracer.startSpan(name, { kind: t.api.SpanKind.CLIENT, attributes }, traced);
+  if (set) t.api.propagation.inject(t.api.trace.setSpan(traced, span), set, { set: (carrier, key, value) => carrier(key, value) });
   return span;
 }
 
 /** The ids of the traced work running now, for its log lines (as OpenTelemetry names them in logs); undefined outside one. */
 export function traceIds(): { trace_id: string; span_id: string; trace_flags: string } | undefined {
   const t = tracing;
-  if (!t) return undefined;
-  const span = t.api.trace.getSpan(t.api.context.active());
-  if (!span?.isRecording()) return undefined;
-  const { traceId, spanId, traceFlags } = span.spanContext();
+  const traced = t && tracedContext(t);
+  if (!traced) return undefined;
+  const { traceId, spanId, traceFlags } = t.api.trace.getSpanContext(traced)!;
   return { trace_id: traceId, span_id: spanId, trace_flags: traceFlags.toString(16).padStart(2, '0') };
 }
 

@@ -30,9 +30,9 @@ function header(req: Request, name: string): string | undefined {
 
 /** The server span of an HTTP request, when the sampler takes it (see @rex/telemetry's spans). */
 export function requestSpan(req: Request): Span | undefined {
-  return serverSpan(req.method, (name) => header(req, name), () => {
+  return serverSpan((name) => header(req, name), () => {
     const queryAt = req.originalUrl.indexOf('?');
-    return {
+    const attributes = {
       'http.request.method': req.method,
       'url.scheme': req.protocol,
       'url.path': queryAt < 0 ? req.originalUrl : req.originalUrl.slice(0, queryAt),
@@ -40,6 +40,7 @@ export function requestSpan(req: Request): Span | undefined {
       ...(req.ip ? { 'client.address': req.ip } : {}),
       ...(req.headers['user-agent'] ? { 'user_agent.original': req.headers['user-agent'] } : {}),
     };
+    return { name: req.method, attributes };
   }, true);
 }
 

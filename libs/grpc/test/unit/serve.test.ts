@@ -481,7 +481,7 @@ describe('traced calls', () => {
       logger,
     });
     const client = clientOf(recordsV1.RecordsService, server.port);
-    const request = serverSpan('GET /samples/:id', () => undefined, () => ({}), true)!;
+    const request = serverSpan(() => undefined, () => ({ name: 'GET /samples/:id', attributes: {} }), true)!;
     await inSpan(request, () => client.unary('GetSample', { auth: AUTH, id: '2' }, 5_000).catch(() => undefined));
     request.end();
     const traceId = request.spanContext().traceId;

@@ -63,9 +63,9 @@ describe('spans of sampled requests only', () => {
   it('when a request is not sampled, then no span is made for it, and the calls it makes carry no trace context', async () => {
     const written: string[] = [];
     for (const traceparent of [undefined, unsampledParent, 'garbage']) {
-      const span = serverSpan('GET', fields(traceparent), () => ({}), true);
+      const span = serverSpan(fields(traceparent), () => ({ name: 'GET', attributes: {} }), true);
       expect(span).toBeUndefined();
-      inSpan(span, () => expect(clientSpan('records.v1.RecordsService/GetSample', () => ({}), (key) => written.push(key))).toBeUndefined());
+      inSpan(span, () => expect(clientSpan(() => ({ name: 'records.v1.RecordsService/GetSample', attributes: {} }), (key) => written.push(key))).toBeUndefined());
     }
     expect(written).toEqual([]);
     expect(await finished()).toEqual([]);
@@ -73,12 +73,12 @@ describe('spans of sampled requests only', () => {
 
   it('when a client sends a sampled traceparent, then its request, and each call the request makes, are spans of its trace, and the callee is told the trace', async () => {
     const written = new Map<string, string>();
-    const server = serverSpan('GET', fields(sampledParent), () => ({ 'url.path': '/samples/1' }), true);
+    const server = serverSpan(fields(sampledParent), () => ({ name: 'GET', attributes: { 'url.path': '/samples/1' } }), true);
     expect(server).toBeDefined();
     // Work continued later (a callback, an awaited promise) is still the request's.
     await inSpan(server, async () => {
       await new Promise((resolve) => setTimeout(resolve, 1));
-      const client = clientSpan('records.v1.RecordsService/GetSample', () => ({ 'rpc.system': 'grpc' }), (key, value) => written.set(key, value));
+      const client = clientSpan(() => ({ name: 'records.v1.RecordsService/GetSample', attributes: { 'rpc.system': 'grpc' } }), (key, value) => written.set(key, value));
       endSpan(client, { attributes: { 'rpc.grpc.status_code': 0 } });
     });
     endSpan(server, { name: 'GET /samples/:id', attributes: { 'http.response.status_code': 500 }, error: '500' });
@@ -94,19 +94,19 @@ describe('spans of sampled requests only', () => {
   });
 
   it('when a call arrives inside the suite, then it continues its caller\'s sampled trace and never starts one of its own', async () => {
-    expect(serverSpan('records.v1.RecordsService/GetSample', fields(undefined), () => ({}), false)).toBeUndefined();
-    expect(serverSpan('records.v1.RecordsService/GetSample', fields(unsampledParent), () => ({}), false)).toBeUndefined();
-    const callee = serverSpan('records.v1.RecordsService/GetSample', fields(sampledParent), () => ({}), false);
+    expect(serverSpan(fields(undefined), () => ({ name: 'records.v1.RecordsService/GetSample', attributes: {} }), false)).toBeUndefined();
+    expect(serverSpan(fields(unsampledParent), () => ({ name: 'records.v1.RecordsService/GetSample', attributes: {} }), false)).toBeUndefined();
+    const callee = serverSpan(fields(sampledParent), () => ({ name: 'records.v1.RecordsService/GetSample', attributes: {} }), false);
     endSpan(callee, {});
     expect((await finished()).map((span) => span.spanContext().traceId)).toEqual([TRACE]);
   });
 
   it('when a log line is written under a traced request, then it names the trace and the span; outside one, nothing', async () => {
     expect(traceIds()).toBeUndefined();
-    const server = serverSpan('GET', fields(sampledParent), () => ({}), true)!;
+    const server = serverSpan(fields(sampledParent), () => ({ name: 'GET', attributes: {} }), true)!;
     const ids = inSpan(server, () => traceIds());
     expect(ids).toEqual({ trace_id: TRACE, span_id: server.spanContext().spanId, trace_flags: '01' });
-    expect(inSpan(serverSpan('GET', fields(unsampledParent), () => ({}), true), () => traceIds())).toBeUndefined();
+    expect(inSpan(serverSpan(fields(unsampledParent), () => ({ name: 'GET', attributes: {} }), true), () => traceIds())).toBeUndefined();
     endSpan(server, {});
   });
 });

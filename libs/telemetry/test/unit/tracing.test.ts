@@ -39,10 +39,10 @@ describe('tracing settings', () => {
     try {
       const [first, second] = [collecting(), collecting()];
       await startTracing(first.exporter);
-      endSpan(serverSpan('first', () => undefined, () => ({}), true), {});
+      endSpan(serverSpan(() => undefined, () => ({ name: 'first', attributes: {} }), true), {});
       await stopTracing();
       await startTracing(second.exporter);
-      endSpan(serverSpan('second', () => undefined, () => ({}), true), {});
+      endSpan(serverSpan(() => undefined, () => ({ name: 'second', attributes: {} }), true), {});
       await stopTracing();
       expect([first.names, second.names]).toEqual([['first'], ['second']]);
     } finally {

@@ -19,7 +19,7 @@ const exporter: Exporter = {
 };
 let pool: Pool;
 
-const sampled = () => serverSpan('records.v1.RecordsService/GetSample', () => undefined, () => ({}), true);
+const sampled = () => serverSpan(() => undefined, () => ({ name: 'records.v1.RecordsService/GetSample', attributes: {} }), true);
 const finished = async (): Promise<ReadableSpan[]> => {
   await new Promise((resolve) => setTimeout(resolve, 250));
   // The statements' spans (CLIENT), in the order they ended.
