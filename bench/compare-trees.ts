@@ -107,10 +107,9 @@ async function startTree(tree: string, label: string): Promise<Suite> {
       GATEWAY_PORT: String(port),
       REX_DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
-      NODE_OPTIONS: [
-        process.env[`COMPARE_NODE_OPTIONS_${label.toUpperCase()}`] ?? '',
-        PROFILE_DIR ? `--cpu-prof --cpu-prof-dir=${join(resolve(PROFILE_DIR), label)}` : '',
-      ].join(' ').trim(),
+      NODE_OPTIONS: process.env[`COMPARE_NODE_OPTIONS_${label.toUpperCase()}`] ?? '',
+      // Node refuses --cpu-prof in NODE_OPTIONS: the suite passes it to each service itself.
+      ...(PROFILE_DIR ? { REX_CPU_PROFILE_DIR: join(resolve(PROFILE_DIR), label) } : {}),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

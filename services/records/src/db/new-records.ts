@@ -5,6 +5,7 @@ import type { AttributeValue } from '../domain/attributes.ts';
 import type { Column } from '../domain/fields.ts';
 import { isLink } from '../domain/external-media.ts';
 import { MEDIA, type MediaKind } from '../domain/media.ts';
+import { idAllocationOf, takeIds } from './id-allocation.ts';
 import { insertAttributeValues } from './attribute-values-repo.ts';
 import { insertIdempotencyKey } from './idempotency-repo.ts';
 import { insertOutboxRows } from './outbox-repo.ts';
@@ -149,7 +150,8 @@ type Queryable = Pick<Pool, 'query'> | PoolClient;
  * Inserts new samples (with their occurrences, attribute values, child
  * samples and outbox events) under `parent`, and new occurrences directly
  * under an existing sample, and new locations (with their attribute values
- * and media). Ids are taken from the sequences first, so the
+ * and media). Ids are taken from the sequences first (together with those
+ * of the writes running at the same time, see id-allocation.ts), so the
  * whole tree usually goes in as one statement: one round trip, atomic by
  * itself. A large tree is split into several statements in one transaction
  * (or in the caller's, when `db` is a client inside one).
@@ -174,21 +176,10 @@ export async function insertNewRecords(
   totals.location += input.locations?.reduce((total, location) => total + location.media.length, 0) ?? 0;
   for (const medium of input.media ?? []) totals[medium.kind] += 1;
   const db: Queryable = 'pool' in target ? target.pool : target.transaction;
-  const sequences = [
-    'records.samples_id_seq',
-    'records.occurrences_id_seq',
-    'records.locations_id_seq',
-    MEDIA.sample.sequence,
-    MEDIA.occurrence.sequence,
-    MEDIA.location.sequence,
-    'records.occurrence_associations_id_seq',
-  ];
-  const { rows } = await db.query<Record<string, string[]>>({
-    name: 'allocate-ids',
-    text: `SELECT ${sequences.map((sequence, i) => `ARRAY(SELECT nextval('${sequence}')::text FROM generate_series(1, $${i + 1}::int)) AS ids${i}`).join(', ')}`,
-    values: [totals.samples, totals.occurrences, totals.locations, totals.sample, totals.occurrence, totals.location, totals.associations],
-  });
-  const [sampleIds, occurrenceIds, locationIds, sampleMediaIds, occurrenceMediaIds, locationMediaIds, associationIds] = sequences.map((_, i) => rows[0][`ids${i}`].values());
+  const counts = [totals.samples, totals.occurrences, totals.locations, totals.sample, totals.occurrence, totals.location, totals.associations];
+  // Inside a transaction the ids are its own client's to take; otherwise writes running at once share one query for them.
+  const allocated = 'pool' in target ? await idAllocationOf(target.pool).take(counts) : await takeIds(target.transaction, counts);
+  const [sampleIds, occurrenceIds, locationIds, sampleMediaIds, occurrenceMediaIds, locationMediaIds, associationIds] = allocated.map((ids) => ids.values());
   const mediaIds: Record<MediaKind, Iterator<string>> = { sample: sampleMediaIds, occurrence: occurrenceMediaIds, location: locationMediaIds };
   const builder = new StatementBuilder();
   const owner = { website_id: writer.websiteId, created_by_id: writer.createdById, updated_by_id: writer.createdById };
