@@ -31,7 +31,7 @@ const PROFILE_DIR = process.env.COMPARE_CPU_PROFILE_DIR;
 const TICKS = 100; // USER_HZ on Linux
 const say = (message: string) => process.stderr.write(`[compare] ${message}\n`);
 
-type Suite = { tree: string; child: ChildProcess; url: string; token: string; sampleId: string; database: string; dataDir: string };
+type Suite = { tree: string; child: ChildProcess; url: string; token: string; sampleIds: string[]; database: string; dataDir: string };
 
 /** Every process below `pid` (the suite's launcher, its services). */
 function descendants(pid: number): number[] {
@@ -123,23 +123,26 @@ async function startTree(tree: string, label: string): Promise<Suite> {
   }
   const token = /export TOKEN=(\S+)/.exec(out)![1];
   const url = `http://127.0.0.1:${port}/index.php/services/rest`;
-  const created = await fetch(`${url}/samples`, {
+  // The GETs read these in turn: no two reads running at once ask for the same record.
+  const created = await fetch(`${url}/samples/list`, {
     method: 'POST',
     headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ values: { survey_id: 1, date: '2026-05-01', entered_sref: 'SU1234', entered_sref_system: 'OSGB' } }),
+    body: JSON.stringify(Array.from({ length: 100 }, () => ({ values: { survey_id: 1, date: '2026-05-01', entered_sref: 'SU1234', entered_sref_system: 'OSGB' } }))),
   });
-  const sampleId = ((await created.json()) as { values: { id: string } }).values.id;
-  say(`${label}: ${tree} on port ${port}, sample ${sampleId}`);
-  return { tree, child, url, token, sampleId, database, dataDir };
+  const sampleIds = ((await created.json()) as { values: { id: string } }[]).map((saved) => saved.values.id);
+  say(`${label}: ${tree} on port ${port}, samples ${sampleIds[0]}–${sampleIds.at(-1)}`);
+  return { tree, child, url, token, sampleIds, database, dataDir };
 }
 
 type Run = { rps: number; p99: number; cpuPerRequestMs: number; byService: Map<string, number> };
+
+let next = 0;
 
 async function run(suite: Suite, kind: 'get' | 'post'): Promise<Run> {
   const headers = { Authorization: `Bearer ${suite.token}`, 'Content-Type': 'application/json' };
   const options: autocannon.Options =
     kind === 'get'
-      ? { url: `${suite.url}/samples/${suite.sampleId}`, headers }
+      ? { url: suite.url, headers, requests: [{ setupRequest: (request) => ({ ...request, path: `${new URL(suite.url).pathname}/samples/${suite.sampleIds[next++ % suite.sampleIds.length]}` }) }] }
       : {
           url: `${suite.url}/samples`,
           method: 'POST',

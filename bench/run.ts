@@ -1,5 +1,5 @@
 // `npm run bench`: the suite on a real PostgreSQL under load, against three floors.
-//   (a) GET  /samples/<id> through the gateway with jwtUser
+//   (a) GET  /samples/<id> through the gateway with jwtUser, a thousand samples read in turn (so do (d) and (h))
 //   (b) POST /samples with 2 occurrences through the gateway with jwtUser
 //   (c) floor: bare Express → one grpc-js unary call to an echo server in another process
 //   (d) floor: bare Express → the same SELECT by id straight on pg
@@ -68,6 +68,27 @@ async function load(name: string, options: autocannon.Options, expected = 200, r
   const unexpected = Object.entries(counts).reduce((sum, [status, { count }]) => sum + (Number(status) === expected ? 0 : count), 0);
   const statuses = Object.entries(counts).map(([status, { count }]) => `${status}×${count}`).join(', ');
   return { name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + unexpected, statuses };
+}
+
+/** How many samples (a) and its floors read in turn. */
+const READ_SAMPLES = 1_000;
+
+/** Creates `count` samples like `body` through the API, a hundred a request; their ids. */
+async function createSamples(services: string, headers: Record<string, string>, body: string, count: number): Promise<string[]> {
+  const ids: string[] = [];
+  while (ids.length < count) {
+    const batch = Array.from({ length: Math.min(100, count - ids.length) }, () => JSON.parse(body) as unknown);
+    const response = await fetch(`${services}/samples/list`, { method: 'POST', headers, body: JSON.stringify(batch) });
+    if (response.status !== 201) throw new Error(`creating samples: ${response.status} ${await response.text()}`);
+    ids.push(...((await response.json()) as { values: { id: string } }[]).map((saved) => saved.values.id));
+  }
+  return ids;
+}
+
+/** Requests to `origin` whose paths go through `ids` in turn, one id after another. */
+function inTurnOf(origin: string, ids: string[], path: (id: string) => string): Pick<autocannon.Options, 'url' | 'requests'> {
+  let next = 0;
+  return { url: origin, requests: [{ setupRequest: (request) => ({ ...request, path: path(ids[next++ % ids.length]) }) }] };
 }
 
 type Contender = { name: string; options: autocannon.Options; expected?: number; around?: (run: () => Promise<Result>) => Promise<Result> };
@@ -526,12 +547,14 @@ try {
     });
   const created = await fetch(`${services}/samples`, { method: 'POST', headers, body: sample(2) });
   const id = ((await created.json()) as { values: { id: string } }).values.id;
+  // (a) and its floors read these in turn: no two reads running at once ask for the same record.
+  const ids = await createSamples(services, headers, sample(2), READ_SAMPLES);
 
   const results: Result[] = [];
   const skipped = (key: string): Result => ({ name: `(${key}) skipped`, rps: NaN, p50: NaN, p99: NaN, errors: 0, statuses: '' });
   const run = async (key: string, name: string, options: () => Promise<autocannon.Options> | autocannon.Options, expected = 200) =>
     results.push(ONLY.has(key) ? await load(`(${key}) ${name}`, await options(), expected) : skipped(key));
-  await run('a', 'GET /samples/<id> via gateway', () => ({ url: `${services}/samples/${id}`, headers }));
+  await run('a', 'GET /samples/<id> via gateway', () => ({ ...inTurnOf(suite.gatewayUrl, ids, (one) => `/index.php/services/rest/samples/${one}`), headers }));
   await run('b', 'POST /samples, 2 occurrences', () => ({ url: `${services}/samples`, method: 'POST', headers, body: sample(2) }), 201);
 
   await run('e', 'POST /samples, 10 occurrences × 2 attributes', async () => {
@@ -555,14 +578,14 @@ try {
   await run('d', 'floor: Express → pg SELECT', async () => {
     const port = await freePort();
     children.push(await startProcess('express-pg.ts', { PORT: String(port), DATABASE_URL: databaseUrl }));
-    return { url: `http://127.0.0.1:${port}/samples/${id}` };
+    return inTurnOf(`http://127.0.0.1:${port}`, ids, (one) => `/samples/${one}`);
   });
   await run('h', 'floor: Express → grpc-js → pg SELECT', async () => {
     const backendPort = await freePort();
     children.push(await startProcess('pg-server.ts', { PORT: String(backendPort), DATABASE_URL: databaseUrl }));
     const port = await freePort();
     children.push(await startProcess('express-grpc.ts', { PORT: String(port), BACKEND_PORT: String(backendPort), METHOD: '/bench.Samples/Get' }));
-    return { url: `http://127.0.0.1:${port}/samples/${id}` };
+    return inTurnOf(`http://127.0.0.1:${port}`, ids, (one) => `/samples/${one}`);
   });
 
   const tracing = ONLY.has('t') ? await tracingCost(suite.internalSecret, databaseUrl, `/samples/${id}`, headers) : '';

@@ -350,6 +350,28 @@ describe('ownership', () => {
     expect(read.values.comment).toBe('private note');
   });
 
+  it("when many reads of different samples by different users arrive at once, then each caller gets its own sample, or the refusal it would get alone", async () => {
+    const mine = await Promise.all([1, 2, 3, 4, 5].map((n) => createSample(sampleSubmission({ comment: `mine ${n}` }))));
+    const theirs = await Promise.all([1, 2, 3].map((n) => createSample(sampleSubmission({ comment: `theirs ${n}` }), otherToken)));
+    const ids = [...mine, ...theirs].map((created) => created.body.values.id as string);
+    // Each user reads every sample, all at once: the reads share their queries in records.
+    const reads = await Promise.all(
+      [demoToken, otherToken].flatMap((as) => [...ids, '999999999'].map(async (id) => ({ as, id, response: await api('GET', `/samples/${id}`, { token: as }) }))),
+    );
+    for (const { as, id, response } of reads) {
+      const own = as === demoToken ? ids.indexOf(id) < 5 : ids.indexOf(id) >= 5;
+      if (id === '999999999') expect(response.status).toBe(404);
+      else if (own) {
+        expect(response.status).toBe(200);
+        expect(response.body.values.id).toBe(id);
+        expect(response.body.values.comment).toBe(as === demoToken ? `mine ${ids.indexOf(id) + 1}` : `theirs ${ids.indexOf(id) - 4}`);
+      } else {
+        expect(response.status).toBe(403);
+        expect(response.text).not.toMatch(/mine|theirs/);
+      }
+    }
+  });
+
   it("when a user of another website asks for the sample, then 404 as if it did not exist", async () => {
     const { body: created } = await createSample();
     const secondToken = await token({ key: 'second', userId: SECOND_WEBSITE.userId });

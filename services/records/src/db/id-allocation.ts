@@ -1,6 +1,6 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Pool, PoolClient } from '@rex/db';
 import { MEDIA } from '../domain/media.ts';
+import { SharedQuery } from './shared-query.ts';
 
 /** The sequences a write takes its new records' ids from, in the order of `IdCounts`. */
 export const SEQUENCES = [
@@ -27,58 +27,25 @@ export async function takeIds(db: Pick<Pool, 'query'> | PoolClient, counts: IdCo
   return SEQUENCES.map((_, i) => rows[0][`ids${i}`]);
 }
 
-/** The context of no call (taken as the module loads, before any call is served). */
-const outsideCalls = AsyncLocalStorage.snapshot();
-
-type Waiting = { counts: IdCounts; resolve: (ids: string[][]) => void; reject: (error: unknown) => void };
-
 /**
- * Ids for the writes of one pool. A write asks for its ids before it inserts
- * (one round trip to PostgreSQL, then its statement). While one such query is
- * running, the writes that ask meanwhile wait for it to finish and then share
- * the next: under load most writes then save that round trip, and a write
- * that comes alone is not delayed. Each write gets ids of its own, in the
- * order the writes asked; none is lost unless the query fails.
- *
- * The shared query runs outside any one call's scope: a caller that goes away
- * must not cancel the ids of the others.
+ * Ids for the writes of one pool. A write asks for its ids before it inserts (a round trip to
+ * PostgreSQL, then its statement); writes asking at about the same time share one query (see
+ * SharedQuery), each getting ids of its own in the order the writes asked. No id is lost unless
+ * the query fails.
  */
 export class IdAllocation {
-  private waiting: Waiting[] = [];
-  private running = false;
-  private readonly pool: Pick<Pool, 'query'>;
+  private readonly shared: SharedQuery<IdCounts, string[][]>;
 
   constructor(pool: Pick<Pool, 'query'>) {
-    this.pool = pool;
+    this.shared = new SharedQuery(async (writes) => {
+      const ids = await takeIds(pool, SEQUENCES.map((_, i) => writes.reduce((sum, counts) => sum + counts[i], 0)));
+      const offsets = SEQUENCES.map(() => 0);
+      return writes.map((counts) => counts.map((count, i) => ids[i].slice(offsets[i], (offsets[i] += count))));
+    });
   }
 
   take(counts: IdCounts): Promise<string[][]> {
-    return new Promise((resolve, reject) => {
-      this.waiting.push({ counts, resolve, reject });
-      if (!this.running) this.next();
-    });
-  }
-
-  private next(): void {
-    const batch = this.waiting;
-    if (!batch.length) return;
-    this.waiting = [];
-    this.running = true;
-    const totals = SEQUENCES.map((_, i) => batch.reduce((sum, write) => sum + write.counts[i], 0));
-    outsideCalls(() => takeIds(this.pool, totals)).then(
-      (ids) => {
-        const offsets = SEQUENCES.map(() => 0);
-        for (const write of batch) {
-          write.resolve(write.counts.map((count, i) => ids[i].slice(offsets[i], (offsets[i] += count))));
-        }
-      },
-      (error: unknown) => {
-        for (const write of batch) write.reject(error);
-      },
-    ).finally(() => {
-      this.running = false;
-      this.next();
-    });
+    return this.shared.ask(counts);
   }
 }
 

@@ -1,5 +1,6 @@
 import type { Pool, PoolClient } from '@rex/db';
 import { attributeValuesColumn, type StoredAttributeValue } from './attribute-values-repo.ts';
+import { sharedReadById } from './shared-query.ts';
 import { iso } from './sql.ts';
 
 /** Every occurrence field of the API, formatted as the API returns it, with its taxon's names. */
@@ -26,10 +27,8 @@ export type OccurrenceRow = Record<string, string | number | null | StoredAttrib
   attribute_values: StoredAttributeValue[] | null;
 };
 
-export async function findOccurrence(db: Pool, id: string): Promise<OccurrenceRow | undefined> {
-  const { rows } = await db.query<OccurrenceRow>({ name: 'find-occurrence', text: `${OCCURRENCE_SELECT} WHERE o.id = $1`, values: [id] });
-  return rows[0];
-}
+/** An occurrence by id; reads asked at about the same time share a query (see shared-query.ts). */
+export const findOccurrence = sharedReadById<OccurrenceRow>('find-occurrences', `${OCCURRENCE_SELECT} WHERE o.id = ANY($1::bigint[])`);
 
 /** Fields an occurrence list may be filtered on, by equality. */
 export const OCCURRENCE_FILTERS: Record<string, 'integer' | 'text'> = {

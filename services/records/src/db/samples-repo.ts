@@ -1,6 +1,7 @@
 import type { Pool, PoolClient } from '@rex/db';
 import type { StoredSample } from '../domain/samples.ts';
 import { attributeValuesColumn, type StoredAttributeValue } from './attribute-values-repo.ts';
+import { sharedReadById } from './shared-query.ts';
 import { iso } from './sql.ts';
 
 export type SampleOwnership = { id: string; website_id: string; created_by_id: string; deleted: boolean };
@@ -29,10 +30,8 @@ export type SampleRow = Record<string, string | number | null | StoredAttributeV
   date_type: string;
 };
 
-export async function findSample(db: Pool, id: string): Promise<SampleRow | undefined> {
-  const { rows } = await db.query<SampleRow>({ name: 'find-sample', text: `${SAMPLE_SELECT} WHERE s.id = $1`, values: [id] });
-  return rows[0];
-}
+/** A sample by id; reads asked at about the same time share a query (see shared-query.ts). */
+export const findSample = sharedReadById<SampleRow>('find-samples', `${SAMPLE_SELECT} WHERE s.id = ANY($1::bigint[])`);
 
 /** Locks a sample for a change; undefined when there is no such row. */
 export async function lockSample(client: PoolClient, id: string): Promise<(StoredSample & SampleOwnership & { version: string }) | undefined> {

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import { createPool, withTransaction, type Pool } from '@rex/db';
 import { inSpan, serverSpan, startTracing, stopTracing } from '@rex/telemetry';
 import { freshDatabase } from '../../../../component/support/served.ts';
+import { sharedReadById } from '../../src/db/shared-query.ts';
 
 type Exporter = NonNullable<Parameters<typeof startTracing>[0]>;
 type ReadableSpan = Parameters<Exporter['export']>[0][number];
@@ -83,6 +84,21 @@ describe('statements of traced work', () => {
     } finally {
       await one.end();
     }
+  });
+
+  it('when calls share a query, then its statement is a span of the first traced call among them, and of no other', async () => {
+    const find = sharedReadById<{ id: string; body: string }>('find-notes', 'SELECT id::text, body FROM notes WHERE id = ANY($1::bigint[])');
+    await pool.query("INSERT INTO notes (id, body) VALUES (11, 'a'), (12, 'b') ON CONFLICT DO NOTHING");
+    exported.length = 0;
+    const [first, second] = [sampled()!, sampled()!];
+    const found = await Promise.all([find(pool, '11'), inSpan(first, () => find(pool, '12')), inSpan(second, () => find(pool, '11'))]);
+    expect(found.map((row) => row?.body)).toEqual(['a', 'b', 'a']);
+    first.end();
+    second.end();
+    const spans = await finished();
+    expect(spans).toHaveLength(1);
+    expect(spans[0].parentSpanContext?.spanId).toBe(first.spanContext().spanId);
+    expect(spans[0].attributes['db.query.text']).toMatch(/= ANY/);
   });
 
   it('when a statement runs outside traced work, then it is no span', async () => {

@@ -1,0 +1,91 @@
+// Calls asking at about the same time share one query: what is asked in one turn of the event
+// loop goes together, what is asked while a query runs waits for the next, and each caller gets
+// its own answer or the query's error.
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { describe, expect, it } from 'vitest';
+import { SharedQuery } from '../../src/db/shared-query.ts';
+
+const turn = () => new Promise((resolve) => setImmediate(resolve));
+
+/** A query that answers each item doubled, once `release` is called; it keeps the batches it was given. */
+function controlled() {
+  const batches: number[][] = [];
+  const pending: (() => void)[] = [];
+  const query = new SharedQuery<number, number>((items) => {
+    batches.push(items);
+    return new Promise((resolve) => pending.push(() => resolve(items.map((item) => item * 2))));
+  });
+  const release = () => pending.shift()!();
+  return { query, batches, release };
+}
+
+describe('a shared query', () => {
+  it('when one call asks alone, then its query starts at the end of the turn with its item only', async () => {
+    const { query, batches, release } = controlled();
+    const answer = query.ask(1);
+    expect(batches).toEqual([]);
+    await turn();
+    expect(batches).toEqual([[1]]);
+    release();
+    expect(await answer).toBe(2);
+  });
+
+  it('when several calls ask in one turn, then one query serves them all, each with the answer to its own item', async () => {
+    const { query, batches, release } = controlled();
+    const answers = [3, 1, 2].map((item) => query.ask(item));
+    await turn();
+    release();
+    expect(await Promise.all(answers)).toEqual([6, 2, 4]);
+    expect(batches).toEqual([[3, 1, 2]]);
+  });
+
+  it('when calls ask while a query runs, then they wait for it and share the next', async () => {
+    const { query, batches, release } = controlled();
+    const first = query.ask(1);
+    await turn();
+    const later = [query.ask(2), query.ask(3)];
+    await turn();
+    await turn();
+    expect(batches).toEqual([[1]]);
+    release();
+    expect(await first).toBe(2);
+    await turn();
+    expect(batches).toEqual([[1], [2, 3]]);
+    release();
+    expect(await Promise.all(later)).toEqual([4, 6]);
+  });
+
+  it('when a query fails, then every call it served gets the error, and calls after it are served', async () => {
+    let fail = true;
+    const query = new SharedQuery<number, number>(async (items) => {
+      if (fail) throw new Error('connection lost');
+      return items;
+    });
+    const failed = [query.ask(1), query.ask(2)];
+    for (const answer of failed) await expect(answer).rejects.toThrow('connection lost');
+    fail = false;
+    expect(await query.ask(3)).toBe(3);
+  });
+
+  it('when the query throws before it returns a promise, then its calls get the error and the next calls are still served', async () => {
+    let calls = 0;
+    const query = new SharedQuery<number, number>((items) => {
+      calls += 1;
+      if (calls === 1) throw new Error('bad query');
+      return Promise.resolve(items);
+    });
+    await expect(query.ask(1)).rejects.toThrow('bad query');
+    expect(await query.ask(2)).toBe(2);
+  });
+
+  it("when a call asks from its own context, then the query runs outside it (no caller's scope reaches the shared query)", async () => {
+    const calls = new AsyncLocalStorage<string>();
+    const seen: (string | undefined)[] = [];
+    const query = new SharedQuery<number, number>(async (items) => {
+      seen.push(calls.getStore());
+      return items;
+    });
+    await calls.run('call A', () => Promise.all([query.ask(1), query.ask(2)]));
+    expect(seen).toEqual([undefined]);
+  });
+});
