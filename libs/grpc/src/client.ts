@@ -41,6 +41,16 @@ export const forWaiter = <T>(waiter: Waiter, fn: () => T): T => waiters.run(wait
 
 type Method = grpc.MethodDefinition<unknown, unknown>;
 
+/** Starts a call; one grpc-js refuses to start (a closed client throws) is observed as UNAVAILABLE, so its span and timing end too. */
+function starting<T>(observe: (code: grpc.status) => void, start: () => T): T {
+  try {
+    return start();
+  } catch (error) {
+    observe(grpc.status.UNAVAILABLE);
+    throw error;
+  }
+}
+
 /**
  * A client of one rex service. Each call carries a grant over its request's
  * bytes (docs/decisions/0008); the request is serialised once, for the grant
@@ -85,7 +95,7 @@ export class ServiceClient {
     const waiter = waiters.getStore();
     return new Promise<R>((resolve, reject) => {
       let stopWaiting: (() => void) | undefined;
-      const call = this.client.makeUnaryRequest(
+      const call = starting(observe, () => this.client.makeUnaryRequest(
         method.path,
         () => bytes,
         method.responseDeserialize,
@@ -98,7 +108,7 @@ export class ServiceClient {
           if (error) reject(error);
           else resolve(response as R);
         },
-      );
+      ));
       if (waiter) {
         if (waiter.gone) call.cancel();
         else stopWaiting = waiter.onGone(() => call.cancel());
@@ -127,13 +137,15 @@ export class ServiceClient {
     const bytes = granted(this.secret, method.path, method.requestSerialize(request));
     const metadata = new grpc.Metadata();
     const observe = this.observer(name, metadata);
-    const stream = this.client.makeServerStreamRequest(
-      method.path,
-      () => bytes,
-      method.responseDeserialize as (bytes: Buffer) => R,
-      request,
-      metadata,
-      { deadline: Date.now() + deadlineMs },
+    const stream = starting(observe, () =>
+      this.client.makeServerStreamRequest(
+        method.path,
+        () => bytes,
+        method.responseDeserialize as (bytes: Buffer) => R,
+        request,
+        metadata,
+        { deadline: Date.now() + deadlineMs },
+      ),
     );
     stream.once('status', (status: grpc.StatusObject) => observe(status.code));
     return stream;
@@ -153,16 +165,18 @@ export class ServiceClient {
     const firstBytes = granted(this.secret, method.path, method.requestSerialize(first));
     const metadata = new grpc.Metadata();
     const observe = this.observer(name, metadata);
-    const stream = this.client.makeClientStreamRequest(
-      method.path,
-      (message: Q | Buffer) => (message === first ? firstBytes : Buffer.isBuffer(message) ? message : method.requestSerialize(message)),
-      method.responseDeserialize as (bytes: Buffer) => R,
-      metadata,
-      { deadline: Date.now() + deadlineMs },
-      (error, response) => {
-        observe(error ? error.code : grpc.status.OK);
-        callback(error, response);
-      },
+    const stream = starting(observe, () =>
+      this.client.makeClientStreamRequest(
+        method.path,
+        (message: Q | Buffer) => (message === first ? firstBytes : Buffer.isBuffer(message) ? message : method.requestSerialize(message)),
+        method.responseDeserialize as (bytes: Buffer) => R,
+        metadata,
+        { deadline: Date.now() + deadlineMs },
+        (error, response) => {
+          observe(error ? error.code : grpc.status.OK);
+          callback(error, response);
+        },
+      ),
     );
     stream.write(first);
     return stream;

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import * as grpc from '@grpc/grpc-js';
 import type { Logger } from '@rex/logger';
 import { mediaV1, recordsV1, reportsV1, type MediaServiceHandlers, type RecordsServiceHandlers, type ReportsServiceHandlers } from '@rex/protos';
-import { grpcHandled, grpcInFlight, inSpan, serverSpan, startTracing, stopTracing, traceIds } from '@rex/telemetry';
+import { grpcClientDuration, grpcHandled, grpcInFlight, inSpan, serverSpan, startTracing, stopTracing, traceIds } from '@rex/telemetry';
 import { callSecret, checkFirstMessage } from '../../src/call-grant.ts';
 import { currentCall } from '../../src/call-scope.ts';
 import { ServiceClient, forWaiter } from '../../src/client.ts';
@@ -118,6 +118,23 @@ describe('serveGrpc: names and answers', () => {
     expect(await handled(labels)).toBe(before + 1);
     expect(await inFlight('records.v1.RecordsService', 'GetSample')).toBe(0);
     expect(await serving(server.port, 'records.v1.RecordsService')).toBe(true);
+  });
+
+  it('when a call is made on a closed client, then it fails, and is counted and timed as UNAVAILABLE like any call that found no service', async () => {
+    const server = await serve<Pick<RecordsServiceHandlers, 'GetSample'>>({
+      definition: recordsV1.RecordsService.service,
+      handlers: { GetSample: async () => ({ values: {}, version: '1', attributes: {} }) },
+    });
+    const client = clientOf(recordsV1.RecordsService, server.port);
+    client.close();
+    const timed = async () =>
+      (await grpcClientDuration.get()).values
+        .filter((value) => value.metricName === 'grpc_client_handling_seconds_count' && value.labels.grpc_method === 'GetSample' && value.labels.grpc_code === 'UNAVAILABLE')
+        .reduce((sum, value) => sum + value.value, 0);
+    const before = await timed();
+    await expect(client.unary('GetSample', { auth: AUTH, id: '1' }, 5_000)).rejects.toThrow();
+    expect(() => client.serverStream('GetSample', { auth: AUTH, id: '1' }, 5_000)).toThrow();
+    expect(await timed()).toBe(before + 2);
   });
 
   it('when a handler throws a DomainError, then the caller gets its status and message; anything else is INTERNAL, logged, with a generic message', async () => {
