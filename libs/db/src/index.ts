@@ -1,4 +1,4 @@
-export { createPool, withTransaction, isReachable, QueryAbandoned, type Pool, type PoolClient, type QueryScope } from './pool.ts';
+export { createPool, withTransaction, DEFAULT_STATEMENT_TIMEOUT_MS, isReachable, QueryAbandoned, type Pool, type PoolClient, type QueryScope } from './pool.ts';
 export { migrate, migrateCommand, pendingMigrations, readMigrations, type Migration } from './migrate.ts';
 export { startEmbeddedPostgres, removeDataDirectory, ClusterInUse, type EmbeddedDatabase } from './embedded.ts';
 export { freePort, ephemeralRangeStart } from './free-port.ts';

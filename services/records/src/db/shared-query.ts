@@ -1,6 +1,14 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { Pool } from '@rex/db';
+import { DEFAULT_STATEMENT_TIMEOUT_MS, type Pool } from '@rex/db';
 import { keepingTrace } from '@rex/telemetry';
+
+/** A shared query that did not settle in time (its connection stopped answering): its calls fail as a statement out of time does. */
+export class SharedQueryTimedOut extends Error {
+  readonly code = '57014';
+  constructor(ms: number) {
+    super(`A shared query got no answer within ${ms} ms.`);
+  }
+}
 
 /** The context of no call (taken as the module loads, before any call is served). */
 const outsideCalls = AsyncLocalStorage.snapshot();
@@ -36,10 +44,16 @@ export class SharedQuery<Item, Result> {
   private scheduled = false;
   private running = false;
   private readonly run: (items: Item[]) => Promise<Result[]>;
+  private readonly timeoutMs: number;
 
-  /** `run` answers items in their order. */
-  constructor(run: (items: Item[]) => Promise<Result[]>) {
+  /**
+   * `run` answers items in their order. A query that has not settled after `timeoutMs` (by
+   * default a little longer than the pools' statement timeout: a connection that stopped
+   * answering) fails its calls, and the next query starts without it.
+   */
+  constructor(run: (items: Item[]) => Promise<Result[]>, timeoutMs = DEFAULT_STATEMENT_TIMEOUT_MS + 5_000) {
     this.run = run;
+    this.timeoutMs = timeoutMs;
   }
 
   ask(item: Item): Promise<Result> {
@@ -63,12 +77,19 @@ export class SharedQuery<Item, Result> {
     this.running = true;
     const items = batch.map((waiting) => waiting.item);
     const inTrace = batch.find((waiting) => waiting.inTrace)?.inTrace ?? direct;
-    new Promise<Result[]>((resolve) => resolve(outsideCalls(() => inTrace(() => this.run(items)))))
+    let timer: NodeJS.Timeout | undefined;
+    const unanswered = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new SharedQueryTimedOut(this.timeoutMs)), this.timeoutMs);
+      timer.unref();
+    });
+    const answered = new Promise<Result[]>((resolve) => resolve(outsideCalls(() => inTrace(() => this.run(items)))));
+    Promise.race([answered, unanswered])
       .then(
         (results) => batch.forEach((waiting, i) => waiting.resolve(results[i])),
         (error: unknown) => batch.forEach((waiting) => waiting.reject(error)),
       )
       .finally(() => {
+        clearTimeout(timer);
         this.running = false;
         this.next();
       });

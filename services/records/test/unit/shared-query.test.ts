@@ -3,7 +3,7 @@
 // its own answer or the query's error.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { describe, expect, it } from 'vitest';
-import { SharedQuery } from '../../src/db/shared-query.ts';
+import { SharedQuery, SharedQueryTimedOut } from '../../src/db/shared-query.ts';
 
 const turn = () => new Promise((resolve) => setImmediate(resolve));
 
@@ -87,5 +87,19 @@ describe('a shared query', () => {
     });
     await calls.run('call A', () => Promise.all([query.ask(1), query.ask(2)]));
     expect(seen).toEqual([undefined]);
+  });
+
+  it('when a query never settles (its connection stopped answering), then its calls fail as out of time after the bound, and the next calls get a query of their own', async () => {
+    let calls = 0;
+    const query = new SharedQuery<number, number>((items) => {
+      calls += 1;
+      return calls === 1 ? new Promise<number[]>(() => undefined) : Promise.resolve(items);
+    }, 50);
+    const stuck = query.ask(1);
+    await turn();
+    const next = query.ask(2);
+    await expect(stuck).rejects.toBeInstanceOf(SharedQueryTimedOut);
+    await expect(stuck).rejects.toMatchObject({ code: '57014' });
+    expect(await next).toBe(2);
   });
 });
