@@ -14,6 +14,9 @@ const callScopes = new AsyncLocalStorage<CallScope>();
 /** The scope of the gRPC call being served, wherever in its handler this runs; undefined outside one. */
 export const currentCall = (): CallScope | undefined => callScopes.getStore();
 
+/** Runs `fn` in `scope`, as if in a call of that scope (work done for several calls at once, say). */
+export const inScope = <T>(scope: CallScope, fn: () => T): T => callScopes.run(scope, fn);
+
 /** What a call of any kind has that its scope reads. grpc-js marks a call cancelled, and says so once, when the client cancels or its deadline passes. */
 type Call = {
   readonly cancelled: boolean;

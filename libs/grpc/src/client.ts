@@ -41,13 +41,17 @@ export const forWaiter = <T>(waiter: Waiter, fn: () => T): T => waiters.run(wait
 
 type Method = grpc.MethodDefinition<unknown, unknown>;
 
-/** Starts a call; one grpc-js refuses to start (a closed client throws) is observed as UNAVAILABLE, so its span and timing end too. */
+/**
+ * Starts a call. One grpc-js refuses to start (a closed client throws) fails as UNAVAILABLE, as a
+ * call that found no service does, and is observed so, so that its span and timing end too.
+ */
 function starting<T>(observe: (code: grpc.status) => void, start: () => T): T {
   try {
     return start();
   } catch (error) {
     observe(grpc.status.UNAVAILABLE);
-    throw error;
+    const details = error instanceof Error ? error.message : String(error);
+    throw Object.assign(new Error(`${grpc.status.UNAVAILABLE} UNAVAILABLE: ${details}`), { code: grpc.status.UNAVAILABLE, details, metadata: new grpc.Metadata() });
   }
 }
 

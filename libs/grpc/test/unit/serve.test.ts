@@ -5,7 +5,7 @@ import { mediaV1, recordsV1, reportsV1, type MediaServiceHandlers, type RecordsS
 import { grpcClientDuration, grpcHandled, grpcInFlight, inSpan, serverSpan, startTracing, stopTracing, traceIds } from '@rex/telemetry';
 import { callSecret, checkFirstMessage } from '../../src/call-grant.ts';
 import { currentCall } from '../../src/call-scope.ts';
-import { ServiceClient, forWaiter } from '../../src/client.ts';
+import { ServiceClient, forWaiter, isServiceError } from '../../src/client.ts';
 import { decodeServiceError, notFound } from '../../src/errors.ts';
 import type { DatabaseSupervisor } from '../../src/readiness.ts';
 import { serveGrpc, type GrpcSettings, type ServedGrpc } from '../../src/serve.ts';
@@ -132,8 +132,15 @@ describe('serveGrpc: names and answers', () => {
         .filter((value) => value.metricName === 'grpc_client_handling_seconds_count' && value.labels.grpc_method === 'GetSample' && value.labels.grpc_code === 'UNAVAILABLE')
         .reduce((sum, value) => sum + value.value, 0);
     const before = await timed();
-    await expect(client.unary('GetSample', { auth: AUTH, id: '1' }, 5_000)).rejects.toThrow();
-    expect(() => client.serverStream('GetSample', { auth: AUTH, id: '1' }, 5_000)).toThrow();
+    const failed = await client.unary('GetSample', { auth: AUTH, id: '1' }, 5_000).catch((error: unknown) => error);
+    expect(isServiceError(failed) && failed.code).toBe(grpc.status.UNAVAILABLE);
+    let thrown: unknown;
+    try {
+      client.serverStream('GetSample', { auth: AUTH, id: '1' }, 5_000);
+    } catch (error) {
+      thrown = error;
+    }
+    expect(isServiceError(thrown) && thrown.code).toBe(grpc.status.UNAVAILABLE);
     expect(await timed()).toBe(before + 2);
   });
 

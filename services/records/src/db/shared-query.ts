@@ -1,10 +1,12 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { DEFAULT_STATEMENT_TIMEOUT_MS, type Pool } from '@rex/db';
+import { DEFAULT_STATEMENT_TIMEOUT_MS, QueryAbandoned, type Pool } from '@rex/db';
+import { currentCall, inScope, type CallScope } from '@rex/grpc';
 import { keepingTrace } from '@rex/telemetry';
 
-/** A shared query that did not settle in time (its connection stopped answering): its calls fail as a statement out of time does. */
+/** A shared query that did not settle in time (its connection stopped answering): its calls fail as with a lost connection. */
 export class SharedQueryTimedOut extends Error {
-  readonly code = '57014';
+  /** SQLSTATE connection_failure: the database is taken to be unavailable (UNAVAILABLE, may be retried). */
+  readonly code = '08006';
   constructor(ms: number) {
     super(`A shared query got no answer within ${ms} ms.`);
   }
@@ -16,10 +18,45 @@ const outsideCalls = AsyncLocalStorage.snapshot();
 /** Runs `fn` where it is called: kept in a caller's trace, it runs in that trace and nothing else of the caller's. */
 const direct = <T>(fn: () => T): T => fn();
 
+/** How many shared queries of one kind may run at once: a query held up on its connection does not hold up the next. */
+const MAX_RUNNING = 2;
+
+/**
+ * The scope of a query shared by calls: it has ended once every one of them has (cancelled, or
+ * out of time), and its deadline is the latest of theirs. The pool cancels the query in the
+ * database then, as it would a call's own.
+ */
+class ScopeOfCalls implements CallScope {
+  readonly deadline: number | undefined;
+  private readonly scopes: CallScope[];
+
+  constructor(scopes: CallScope[]) {
+    this.scopes = scopes;
+    this.deadline = scopes.every((scope) => scope.deadline !== undefined) ? Math.max(...scopes.map((scope) => scope.deadline!)) : undefined;
+  }
+
+  get ended(): boolean {
+    return this.scopes.every((scope) => scope.ended);
+  }
+
+  onEnd(listener: () => void): () => void {
+    let told = false;
+    const check = () => {
+      if (told || !this.ended) return;
+      told = true;
+      listener();
+    };
+    const stops = this.scopes.map((scope) => scope.onEnd(check));
+    return () => stops.forEach((stop) => stop());
+  }
+}
+
 type Waiting<Item, Result> = {
   item: Item;
   resolve: (result: Result) => void;
   reject: (error: unknown) => void;
+  /** The scope of the call that asked; undefined outside a call. */
+  scope: CallScope | undefined;
   /** `direct` kept in the caller's trace, when the caller is traced. */
   inTrace: typeof direct | undefined;
 };
@@ -31,26 +68,25 @@ type Waiting<Item, Result> = {
  * connection brings several) share one:
  *
  * - what is asked during one turn of the event loop is run together, at the end of that turn;
- * - while such a query runs, what is asked meanwhile waits for it and then goes in the next.
+ * - while MAX_RUNNING such queries run, what is asked meanwhile waits and goes in the next.
  *
  * A call that comes alone is not delayed, and each gets the answer to its own item. A query
  * starts only after every item in it was asked, so it sees every write committed before its
- * callers asked. It runs outside any one call's scope: no caller going away may cancel it for
- * the others (each caller drops an answer it no longer needs). When it fails, every call it
- * served gets the error. Its statements are spans of the first traced call it serves, if any.
+ * callers asked. It runs in the scope of all its calls together (ScopeOfCalls): no caller going
+ * away cancels it for the others, and when all have gone it is cancelled; a call that has ended
+ * before its query starts is left out (QueryAbandoned). One that has still not settled a little
+ * after the pools' statement timeout (a connection that stopped answering) fails its calls
+ * (SharedQueryTimedOut). When it fails, every call it served gets the error. Its statements are
+ * spans of the first traced call it serves, if any.
  */
 export class SharedQuery<Item, Result> {
   private waiting: Waiting<Item, Result>[] = [];
   private scheduled = false;
-  private running = false;
+  private running = 0;
   private readonly run: (items: Item[]) => Promise<Result[]>;
   private readonly timeoutMs: number;
 
-  /**
-   * `run` answers items in their order. A query that has not settled after `timeoutMs` (by
-   * default a little longer than the pools' statement timeout: a connection that stopped
-   * answering) fails its calls, and the next query starts without it.
-   */
+  /** `run` answers items in their order; `timeoutMs` bounds a query that never settles. */
   constructor(run: (items: Item[]) => Promise<Result[]>, timeoutMs = DEFAULT_STATEMENT_TIMEOUT_MS + 5_000) {
     this.run = run;
     this.timeoutMs = timeoutMs;
@@ -59,8 +95,8 @@ export class SharedQuery<Item, Result> {
   ask(item: Item): Promise<Result> {
     return new Promise((resolve, reject) => {
       const inTrace = keepingTrace(direct);
-      this.waiting.push({ item, resolve, reject, inTrace: inTrace === direct ? undefined : inTrace });
-      if (!this.scheduled && !this.running) {
+      this.waiting.push({ item, resolve, reject, scope: currentCall(), inTrace: inTrace === direct ? undefined : inTrace });
+      if (!this.scheduled) {
         this.scheduled = true;
         setImmediate(() => {
           this.scheduled = false;
@@ -71,18 +107,27 @@ export class SharedQuery<Item, Result> {
   }
 
   private next(): void {
-    const batch = this.waiting;
-    if (!batch.length) return;
+    if (this.running >= MAX_RUNNING) return;
+    const batch: Waiting<Item, Result>[] = [];
+    for (const waiting of this.waiting) {
+      if (waiting.scope?.ended) waiting.reject(new QueryAbandoned());
+      else batch.push(waiting);
+    }
     this.waiting = [];
-    this.running = true;
+    if (!batch.length) return;
+    this.running += 1;
     const items = batch.map((waiting) => waiting.item);
     const inTrace = batch.find((waiting) => waiting.inTrace)?.inTrace ?? direct;
+    const scopes = batch.map((waiting) => waiting.scope);
+    // A call outside any call's scope (a job, a test) has no end: nor has the query it shares.
+    const scope = scopes.every((one) => one !== undefined) ? new ScopeOfCalls(scopes as CallScope[]) : undefined;
+    const run = () => inTrace(() => this.run(items));
     let timer: NodeJS.Timeout | undefined;
     const unanswered = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new SharedQueryTimedOut(this.timeoutMs)), this.timeoutMs);
       timer.unref();
     });
-    const answered = new Promise<Result[]>((resolve) => resolve(outsideCalls(() => inTrace(() => this.run(items)))));
+    const answered = new Promise<Result[]>((resolve) => resolve(outsideCalls(() => (scope ? inScope(scope, run) : run()))));
     Promise.race([answered, unanswered])
       .then(
         (results) => batch.forEach((waiting, i) => waiting.resolve(results[i])),
@@ -90,7 +135,7 @@ export class SharedQuery<Item, Result> {
       )
       .finally(() => {
         clearTimeout(timer);
-        this.running = false;
+        this.running -= 1;
         this.next();
       });
   }

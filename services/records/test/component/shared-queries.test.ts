@@ -1,14 +1,13 @@
 // Calls running at once share their queries on PostgreSQL: writes take their ids in one query,
-// each getting ids of its own in the order it asked; reads by id get their own rows from one; no
-// caller's call can cancel what the others wait for.
-import { AsyncLocalStorage } from 'node:async_hooks';
+// each getting ids of its own in the order it asked; reads by id get their own rows from one; a
+// shared query is cancelled when all its calls have ended, and not before.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPool, type Pool, type QueryScope } from '@rex/db';
+import { createPool, type Pool } from '@rex/db';
+import { currentCall, inScope, type CallScope } from '@rex/grpc';
 import { IdAllocation, SEQUENCES } from '../../src/db/id-allocation.ts';
-import { sharedReadById } from '../../src/db/shared-query.ts';
+import { SharedQuery, sharedReadById } from '../../src/db/shared-query.ts';
 import { freshDatabase } from '../../../../component/support/served.ts';
 
-const scopes = new AsyncLocalStorage<QueryScope>();
 let pool: Pool;
 
 /** The pool as IdAllocation uses it, counting its queries and failing the ones it is told to. */
@@ -28,11 +27,32 @@ function counted(failNext = 0) {
   return counter;
 }
 
+/** A call's scope that ends when told to. */
+class Call implements CallScope {
+  ended = false;
+  private readonly listeners = new Set<() => void>();
+  onEnd(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+  end(): void {
+    this.ended = true;
+    for (const listener of [...this.listeners]) listener();
+  }
+}
+
+async function until(condition: () => Promise<boolean>): Promise<void> {
+  for (const deadline = Date.now() + 3_000; !(await condition()); ) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 /** How many ids of each sequence: samples and occurrences only. */
 const counts = (samples: number, occurrences: number) => SEQUENCES.map((_, i) => (i === 0 ? samples : i === 1 ? occurrences : 0));
 
 beforeAll(async () => {
-  pool = createPool(await freshDatabase('ids'), { max: 2, applicationName: 'component-ids', scope: () => scopes.getStore() });
+  pool = createPool(await freshDatabase('ids'), { max: 2, applicationName: 'component-ids', scope: currentCall });
   await pool.query('CREATE SCHEMA records');
   for (const sequence of SEQUENCES) await pool.query(`CREATE SEQUENCE ${sequence}`);
 });
@@ -78,14 +98,26 @@ describe('ids for writes running at once', () => {
     expect(later[1]).toHaveLength(1);
   });
 
-  it("when the call of the write that started the query has ended, then the query still serves every write waiting (no call's end cancels the others' ids)", async () => {
-    const ended: QueryScope = { ended: true, onEnd: () => () => undefined };
-    // The pool refuses a query of an ended call; the shared one runs outside any call.
-    await expect(scopes.run(ended, () => pool.query('SELECT 1'))).rejects.toThrow(/call it ran for ended/);
-    const allocation = new IdAllocation(pool);
-    const ids = await scopes.run(ended, () => Promise.all([allocation.take(counts(1, 0)), allocation.take(counts(0, 3))]));
-    expect(ids[0][0]).toHaveLength(1);
-    expect(ids[1][1]).toHaveLength(3);
+  it('when one of the calls sharing a query ends, then the query goes on for the other; when all have ended, it is cancelled in the database', async () => {
+    const [a, b] = [new Call(), new Call()];
+    const started = () => pool.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'component-ids' AND query LIKE 'SELECT pg_sleep%' AND state = 'active'");
+    const sleeping = new SharedQuery<number, number>(async (items) => {
+      await pool.query('SELECT pg_sleep(0.6)');
+      return items;
+    });
+    const one = [inScope(a, () => sleeping.ask(1)), inScope(b, () => sleeping.ask(2))];
+    await until(async () => (await started()).rows[0].n === 1);
+    a.end();
+    expect(await Promise.all(one)).toEqual([1, 2]);
+
+    const [c, d] = [new Call(), new Call()];
+    const two = [inScope(c, () => sleeping.ask(3)), inScope(d, () => sleeping.ask(4))].map((answer) => answer.catch((error: { code?: string }) => error.code));
+    await until(async () => (await started()).rows[0].n === 1);
+    const asked = Date.now();
+    c.end();
+    d.end();
+    expect(await Promise.all(two)).toEqual(['57014', '57014']);
+    expect(Date.now() - asked).toBeLessThan(500);
   });
 
   it('when reads by id ask at the same time, then one query answers each with the row of its id, or none', async () => {

@@ -3,9 +3,29 @@
 // its own answer or the query's error.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { describe, expect, it } from 'vitest';
+import { QueryAbandoned } from '@rex/db';
+import { currentCall, inScope, isDatabaseUnavailable, type CallScope } from '@rex/grpc';
 import { SharedQuery, SharedQueryTimedOut } from '../../src/db/shared-query.ts';
 
 const turn = () => new Promise((resolve) => setImmediate(resolve));
+
+/** A call's scope that ends when told to. */
+class Call implements CallScope {
+  ended = false;
+  readonly deadline: number | undefined;
+  private readonly listeners = new Set<() => void>();
+  constructor(deadline?: number) {
+    this.deadline = deadline;
+  }
+  onEnd(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+  end(): void {
+    this.ended = true;
+    for (const listener of [...this.listeners]) listener();
+  }
+}
 
 /** A query that answers each item doubled, once `release` is called; it keeps the batches it was given. */
 function controlled() {
@@ -39,20 +59,24 @@ describe('a shared query', () => {
     expect(batches).toEqual([[3, 1, 2]]);
   });
 
-  it('when calls ask while a query runs, then they wait for it and share the next', async () => {
+  it('when calls ask while two queries run, then they wait for one to finish and share the next; a query held up does not hold up the one beside it', async () => {
     const { query, batches, release } = controlled();
     const first = query.ask(1);
     await turn();
-    const later = [query.ask(2), query.ask(3)];
+    const second = query.ask(2);
+    await turn();
+    const later = [query.ask(3), query.ask(4)];
     await turn();
     await turn();
-    expect(batches).toEqual([[1]]);
+    expect(batches).toEqual([[1], [2]]);
     release();
     expect(await first).toBe(2);
     await turn();
-    expect(batches).toEqual([[1], [2, 3]]);
+    expect(batches).toEqual([[1], [2], [3, 4]]);
     release();
-    expect(await Promise.all(later)).toEqual([4, 6]);
+    release();
+    expect(await second).toBe(4);
+    expect(await Promise.all(later)).toEqual([6, 8]);
   });
 
   it('when a query fails, then every call it served gets the error, and calls after it are served', async () => {
@@ -98,8 +122,44 @@ describe('a shared query', () => {
     const stuck = query.ask(1);
     await turn();
     const next = query.ask(2);
-    await expect(stuck).rejects.toBeInstanceOf(SharedQueryTimedOut);
-    await expect(stuck).rejects.toMatchObject({ code: '57014' });
     expect(await next).toBe(2);
+    await expect(stuck).rejects.toBeInstanceOf(SharedQueryTimedOut);
+    // As a lost connection: the database is unavailable, and the caller may retry.
+    expect(isDatabaseUnavailable(await stuck.catch((error: unknown) => error))).toBe(true);
+  });
+
+  it('when the calls sharing a query end one after another, then its scope ends with the last of them, and its deadline is the latest of theirs', async () => {
+    let seen: CallScope | undefined;
+    let finish: () => void = () => undefined;
+    const query = new SharedQuery<number, number>((items) => {
+      seen = currentCall();
+      return new Promise((resolve) => (finish = () => resolve(items)));
+    });
+    const [a, b] = [new Call(1_000), new Call(2_000)];
+    const answers = [inScope(a, () => query.ask(1)), inScope(b, () => query.ask(2))];
+    await turn();
+    expect(seen?.deadline).toBe(2_000);
+    let told = 0;
+    seen!.onEnd(() => (told += 1));
+    a.end();
+    expect([seen!.ended, told]).toEqual([false, 0]);
+    b.end();
+    expect([seen!.ended, told]).toEqual([true, 1]);
+    finish();
+    expect(await Promise.all(answers)).toEqual([1, 2]);
+  });
+
+  it('when a call has ended before its query starts, then it is left out with QueryAbandoned and the others are served', async () => {
+    const items: number[][] = [];
+    const query = new SharedQuery<number, number>(async (asked) => {
+      items.push(asked);
+      return asked;
+    });
+    const [gone, here] = [new Call(), new Call()];
+    const answers = [inScope(gone, () => query.ask(1)), inScope(here, () => query.ask(2))];
+    gone.end();
+    await expect(answers[0]).rejects.toBeInstanceOf(QueryAbandoned);
+    expect(await answers[1]).toBe(2);
+    expect(items).toEqual([[2]]);
   });
 });
