@@ -3,10 +3,11 @@
 // shared query is cancelled when all its calls have ended, and not before.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPool, type Pool } from '@rex/db';
-import { currentCall, inScope, type CallScope } from '@rex/grpc';
+import { currentCall, inScope } from '@rex/grpc';
 import { IdAllocation, SEQUENCES } from '../../src/db/id-allocation.ts';
 import { SharedQuery, sharedReadById } from '../../src/db/shared-query.ts';
 import { freshDatabase } from '../../../../component/support/served.ts';
+import { Call } from '../support/call.ts';
 
 let pool: Pool;
 
@@ -25,20 +26,6 @@ function counted(failNext = 0) {
     }) as Pool['query'],
   };
   return counter;
-}
-
-/** A call's scope that ends when told to. */
-class Call implements CallScope {
-  ended = false;
-  private readonly listeners = new Set<() => void>();
-  onEnd(listener: () => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
-  end(): void {
-    this.ended = true;
-    for (const listener of [...this.listeners]) listener();
-  }
 }
 
 async function until(condition: () => Promise<boolean>): Promise<void> {

@@ -6,26 +6,9 @@ import { describe, expect, it } from 'vitest';
 import { QueryAbandoned } from '@rex/db';
 import { currentCall, inScope, isDatabaseUnavailable, type CallScope } from '@rex/grpc';
 import { SharedQuery, SharedQueryTimedOut } from '../../src/db/shared-query.ts';
+import { Call } from '../support/call.ts';
 
 const turn = () => new Promise((resolve) => setImmediate(resolve));
-
-/** A call's scope that ends when told to. */
-class Call implements CallScope {
-  ended = false;
-  readonly deadline: number | undefined;
-  private readonly listeners = new Set<() => void>();
-  constructor(deadline?: number) {
-    this.deadline = deadline;
-  }
-  onEnd(listener: () => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
-  end(): void {
-    this.ended = true;
-    for (const listener of [...this.listeners]) listener();
-  }
-}
 
 /** A query that answers each item doubled, once `release` is called; it keeps the batches it was given. */
 function controlled() {
