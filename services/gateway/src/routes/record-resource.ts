@@ -6,6 +6,7 @@ import { envelope, toSubmission } from '../envelope.ts';
 import { HttpError } from '../http-error.ts';
 import { API_PARAMETERS, backend, requestUrl, servicesUrl } from './context.ts';
 import type { Parameter, Route } from './route.ts';
+import { sendJson } from './json-answer.ts';
 
 /** Entity tags of If-Match / If-None-Match, unquoted (weak tags compare as strong: versions are exact). */
 export function entityTags(header: string | undefined): string[] {
@@ -133,7 +134,7 @@ export function recordResourceRoutes(spec: {
         for (const [key, value] of Object.entries(req.query)) if (!LIST_CONTROLS.has(key) && typeof value === 'string') filters[key] = value;
         const page = await backend('records', calls.list(auth(req), filters, limit, offset));
         if (page.more) res.set('Link', `<${nextPage(req, limit, offset)}>; rel="next"`);
-        res.json(page.rows.map((row) => ({ values: fromJsonValues(row.values) })));
+        sendJson(req, res, page.rows.map((row) => ({ values: fromJsonValues(row.values) })));
       },
     },
     {
@@ -148,7 +149,8 @@ export function recordResourceRoutes(spec: {
         const { saved } = await backend('records', calls.create(auth(req), toSubmission(entity, req.body), idempotencyKey(req)));
         const body = envelope(saved!, servicesUrl(req));
         if (saved!.replayed) res.set('Idempotent-Replayed', 'true');
-        res.status(201).location(body.href as string).set('ETag', etag(saved!.version)).json(body);
+        res.location(body.href as string).set('ETag', etag(saved!.version));
+        sendJson(req, res, body, 201);
       },
     },
     {
@@ -169,7 +171,7 @@ export function recordResourceRoutes(spec: {
         }
         const body: Record<string, unknown> = { values: { ...fromJsonValues(values), ...verboseAttributes(attributes ?? {}) } };
         if (verbose && associations) body.associations = associations.map((association) => fromJsonValues(association.values));
-        res.json(body);
+        sendJson(req, res, body);
       },
     },
     {
@@ -190,7 +192,8 @@ export function recordResourceRoutes(spec: {
       handler: async (req, res) => {
         const id = recordId(req);
         const { saved } = await backend('records', calls.update(auth(req), id, toSubmission(entity, req.body), entityTags(req.get('if-match'))));
-        res.set('ETag', etag(saved!.version)).json(envelope(saved!, servicesUrl(req)));
+        res.set('ETag', etag(saved!.version));
+        sendJson(req, res, envelope(saved!, servicesUrl(req)));
       },
     },
     {
@@ -224,7 +227,7 @@ function createManyRoute(resource: string, entity: string, createMany: NonNullab
       const submissions = req.body.map((item: unknown) => toSubmission(entity, item));
       const { saved } = await backend('records', createMany(toAuthContext(req.caller!), submissions, idempotencyKey(req)));
       if (saved.some((record) => record.replayed)) res.set('Idempotent-Replayed', 'true');
-      res.status(201).json(saved.map((record) => envelope(record, servicesUrl(req))));
+      sendJson(req, res, saved.map((record) => envelope(record, servicesUrl(req))), 201);
     },
   };
 }

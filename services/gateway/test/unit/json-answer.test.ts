@@ -1,0 +1,52 @@
+// sendJson answers as Express's res.json does for the API's answers: the same status, headers
+// that matter and bytes, for GET and HEAD, whatever the body holds.
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import express from 'express';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sendJson } from '../../src/routes/json-answer.ts';
+
+const bodies: unknown[] = [
+  { values: { id: '1', comment: null } },
+  { values: { comment: 'Rödhake, 鳥, 🐦 "quoted" \\ \n <script>' } },
+  { values: Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`field_${i}`, `value ${'x'.repeat(i)}`])) },
+  [],
+  'text',
+];
+
+let server: Server;
+let base: string;
+
+beforeAll(async () => {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.all('/express/:n', (req, res) => void res.status(req.query.status ? Number(req.query.status) : 200).json(bodies[Number(req.params.n)]));
+  app.all('/direct/:n', (req, res) => sendJson(req, res, bodies[Number(req.params.n)], req.query.status ? Number(req.query.status) : 200));
+  server = app.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise((resolve) => server.close(resolve)));
+
+const answer = async (path: string, method: string) => {
+  const response = await fetch(`${base}${path}`, { method });
+  return {
+    status: response.status,
+    type: response.headers.get('content-type'),
+    length: response.headers.get('content-length'),
+    bytes: Buffer.from(await response.arrayBuffer()).toString('hex'),
+  };
+};
+
+describe('sendJson', () => {
+  for (const method of ['GET', 'HEAD']) {
+    it(`when a ${method} is answered, then status, Content-Type, Content-Length and bytes are those of res.json`, async () => {
+      for (const [n] of bodies.entries()) {
+        for (const status of ['', '?status=201']) {
+          expect(await answer(`/direct/${n}${status}`, method)).toEqual(await answer(`/express/${n}${status}`, method));
+        }
+      }
+    });
+  }
+});
