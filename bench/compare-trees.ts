@@ -118,7 +118,13 @@ async function startTree(tree: string, label: string): Promise<Suite> {
   child.stderr!.resume();
   const deadline = Date.now() + 120_000;
   while (!/Press Ctrl\+C/.test(out)) {
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`${tree} did not start:\n${out}`);
+    if (child.exitCode !== null || Date.now() > deadline) {
+      // Nothing of a suite that did not start is left behind.
+      child.kill('SIGKILL');
+      await dropDatabase(server!, database).catch(() => undefined);
+      rmSync(dataDir, { recursive: true, force: true });
+      throw new Error(`${tree} did not start:\n${out}`);
+    }
     await new Promise((done) => setTimeout(done, 100));
   }
   const token = /export TOKEN=(\S+)/.exec(out)![1];
@@ -171,8 +177,10 @@ async function run(suite: Suite, kind: 'get' | 'post'): Promise<Run> {
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
-const suites = [await startTree(resolve(treeA), 'a'), await startTree(resolve(treeB), 'b')];
+const suites: Suite[] = [];
 try {
+  suites.push(await startTree(resolve(treeA), 'a'));
+  suites.push(await startTree(resolve(treeB), 'b'));
   say('warming up');
   for (const suite of suites) for (const kind of KINDS) await run(suite, kind); // warm-up
   const results: Record<'get' | 'post', Run[][]> = { get: [[], []], post: [[], []] };
