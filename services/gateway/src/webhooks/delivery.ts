@@ -116,16 +116,6 @@ export function startDelivery(deps: DeliveryDeps, options: DeliveryOptions): { s
     };
     const finish = (changes: Partial<StepEnd>) => endStep(db, subscription.id, holder, { ...end, ...changes });
 
-    // A subscription taken by a replica that sends to http:// while this one does not: not the
-    // receiver's failure, and another replica may deliver it.
-    if (!options.allowHttp && subscription.url.startsWith('http:')) {
-      logger.warn(
-        { subscription: subscription.id },
-        'a webhook subscription sends to http://, which this gateway does not (WEBHOOKS_ALLOW_HTTP): left for a replica that does; give every replica the same setting',
-      );
-      return finish({ retryInMs: OWN_FAILURE_RETRY_MS });
-    }
-
     const authority = await ownerAuthority(deps.directory, deps.completeCaller, ownerOf(subscription));
     if ('refused' in authority) {
       logger.info({ subscription: subscription.id, reason: authority.refused }, 'webhook subscription disabled');
@@ -134,8 +124,10 @@ export function startDelivery(deps: DeliveryDeps, options: DeliveryOptions): { s
     const secrets = [subscription.secret];
     if (subscription.previous_secret && subscription.previous_secret_until && subscription.previous_secret_until > now()) secrets.push(subscription.previous_secret);
 
-    const send = (id: string, payload: unknown): Promise<Sent> =>
-      sendMessage({ url: subscription.url, secrets }, { id, body: JSON.stringify(payload) }, { timeoutMs: options.timeoutMs, stop: stopping.signal });
+    const send = (id: string, payload: unknown): Promise<Sent> => {
+      if (!options.allowHttp && subscription.url.startsWith('http:')) return Promise.resolve({ ok: false, error: 'This gateway sends to https:// only (WEBHOOKS_ALLOW_HTTP).' });
+      return sendMessage({ url: subscription.url, secrets }, { id, body: JSON.stringify(payload) }, { timeoutMs: options.timeoutMs, stop: stopping.signal });
+    };
 
     /** A failed attempt: retried later, or given up once the message has failed for the whole retry window. */
     const failed = async (id: string, error: string, progress: Partial<StepEnd>, giveUp: (attempts: number, since: Date) => Promise<Partial<StepEnd>>) => {
