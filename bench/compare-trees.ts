@@ -119,9 +119,16 @@ async function startTree(tree: string, label: string): Promise<Suite> {
   const deadline = Date.now() + 120_000;
   while (!/Press Ctrl\+C/.test(out)) {
     if (child.exitCode !== null || Date.now() > deadline) {
-      // Nothing of a suite that did not start is left behind.
-      child.kill('SIGKILL');
-      await dropDatabase(server!, database).catch(() => undefined);
+      // Nothing of a suite that did not start is left behind: its services, then its launcher, database and data.
+      for (const pid of [...descendants(child.pid!).reverse(), child.pid!]) {
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {
+          // gone already
+        }
+      }
+      await new Promise((done) => setTimeout(done, 500));
+      await dropDatabase(server!, database).catch((error: unknown) => say(`could not drop ${database}: ${String(error)}`));
       rmSync(dataDir, { recursive: true, force: true });
       throw new Error(`${tree} did not start:\n${out}`);
     }

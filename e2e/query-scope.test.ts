@@ -92,6 +92,28 @@ describe('queries serve their call', () => {
       await pool.end();
     }
   });
+
+  it('when the call ends while it waits for a connection, then its query is not run when one comes free', async () => {
+    const holder = callScope();
+    const waiter = callScope();
+    const scope: { current?: QueryScope } = {};
+    const pool = scopedPool(scope);
+    try {
+      // Both of the pool's connections are taken.
+      scope.current = holder.scope;
+      const holding = Promise.all([pool.query('SELECT pg_sleep(0.3)'), pool.query('SELECT pg_sleep(0.3)')]);
+      scope.current = waiter.scope;
+      const waiting = pool.query("SELECT 'ran' AS ran").catch((error: { code?: string; message: string }) => error);
+      scope.current = undefined;
+      waiter.end();
+      await holding;
+      const answer = (await waiting) as { code?: string; message: string };
+      expect(answer.code).toBe('57014');
+      expect(answer.message).toMatch(/the call it ran for ended/);
+    } finally {
+      await pool.end();
+    }
+  });
 });
 
 describe('pools of named queries', () => {

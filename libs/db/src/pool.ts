@@ -114,6 +114,12 @@ export class ScopedPool extends pg.Pool {
         this.liveClient(scope, callback);
         return;
       }
+      // The call may have ended while it waited for a client: it would hear of it no more.
+      if (scope?.ended) {
+        done();
+        callback(new QueryAbandoned(), undefined, () => undefined);
+        return;
+      }
       if (scope) this.watch(client, scope);
       callback(undefined, client, (release) => client.release(release as boolean | Error | undefined));
     });

@@ -32,7 +32,7 @@ class ScopeOfCalls implements CallScope {
 
   constructor(scopes: CallScope[]) {
     this.scopes = scopes;
-    this.deadline = scopes.every((scope) => scope.deadline !== undefined) ? Math.max(...scopes.map((scope) => scope.deadline!)) : undefined;
+    this.deadline = scopes.every((scope) => scope.deadline !== undefined) ? scopes.reduce((latest, scope) => Math.max(latest, scope.deadline!), 0) : undefined;
   }
 
   get ended(): boolean {

@@ -96,19 +96,20 @@ describe('a shared query', () => {
     expect(seen).toEqual([undefined]);
   });
 
-  it('when a query never settles (its connection stopped answering), then its calls fail as out of time after the bound, and the next calls get a query of their own', async () => {
-    let calls = 0;
-    const query = new SharedQuery<number, number>((items) => {
-      calls += 1;
-      return calls === 1 ? new Promise<number[]>(() => undefined) : Promise.resolve(items);
-    }, 50);
-    const stuck = query.ask(1);
+  it('when both queries that may run never settle (their connections stopped answering), then their calls fail as unavailable after the bound, and the call waiting behind them is served', async () => {
+    const query = new SharedQuery<number, number>((items) => (items[0] <= 2 ? new Promise<number[]>(() => undefined) : Promise.resolve(items)), 50);
+    const first = query.ask(1);
     await turn();
-    const next = query.ask(2);
-    expect(await next).toBe(2);
-    await expect(stuck).rejects.toBeInstanceOf(SharedQueryTimedOut);
-    // As a lost connection: the database is unavailable, and the caller may retry.
-    expect(isDatabaseUnavailable(await stuck.catch((error: unknown) => error))).toBe(true);
+    const second = query.ask(2);
+    await turn();
+    // Both may-run slots are taken: this one waits until the bound frees one.
+    const behind = query.ask(3);
+    for (const stuck of [first, second]) {
+      const error = await stuck.catch((thrown: unknown) => thrown);
+      expect(error).toBeInstanceOf(SharedQueryTimedOut);
+      expect(isDatabaseUnavailable(error)).toBe(true);
+    }
+    expect(await behind).toBe(3);
   });
 
   it('when the calls sharing a query end one after another, then its scope ends with the last of them, and its deadline is the latest of theirs', async () => {
