@@ -86,7 +86,7 @@ async function createSamples(services: string, headers: Record<string, string>, 
 }
 
 /** Requests to `origin` whose paths go through `ids` in turn, one id after another. */
-function inTurnOf(origin: string, ids: string[], path: (id: string) => string): Pick<autocannon.Options, 'url' | 'requests'> {
+function throughIds(origin: string, ids: string[], path: (id: string) => string): Pick<autocannon.Options, 'url' | 'requests'> {
   let next = 0;
   return { url: origin, requests: [{ setupRequest: (request) => ({ ...request, path: path(ids[next++ % ids.length]) }) }] };
 }
@@ -554,7 +554,7 @@ try {
   const skipped = (key: string): Result => ({ name: `(${key}) skipped`, rps: NaN, p50: NaN, p99: NaN, errors: 0, statuses: '' });
   const run = async (key: string, name: string, options: () => Promise<autocannon.Options> | autocannon.Options, expected = 200) =>
     results.push(ONLY.has(key) ? await load(`(${key}) ${name}`, await options(), expected) : skipped(key));
-  await run('a', 'GET /samples/<id> via gateway', () => ({ ...inTurnOf(suite.gatewayUrl, ids, (one) => `/index.php/services/rest/samples/${one}`), headers }));
+  await run('a', 'GET /samples/<id> via gateway', () => ({ ...throughIds(suite.gatewayUrl, ids, (one) => `/index.php/services/rest/samples/${one}`), headers }));
   await run('b', 'POST /samples, 2 occurrences', () => ({ url: `${services}/samples`, method: 'POST', headers, body: sample(2) }), 201);
 
   await run('e', 'POST /samples, 10 occurrences × 2 attributes', async () => {
@@ -578,14 +578,14 @@ try {
   await run('d', 'floor: Express → pg SELECT', async () => {
     const port = await freePort();
     children.push(await startProcess('express-pg.ts', { PORT: String(port), DATABASE_URL: databaseUrl }));
-    return inTurnOf(`http://127.0.0.1:${port}`, ids, (one) => `/samples/${one}`);
+    return throughIds(`http://127.0.0.1:${port}`, ids, (one) => `/samples/${one}`);
   });
   await run('h', 'floor: Express → grpc-js → pg SELECT', async () => {
     const backendPort = await freePort();
     children.push(await startProcess('pg-server.ts', { PORT: String(backendPort), DATABASE_URL: databaseUrl }));
     const port = await freePort();
     children.push(await startProcess('express-grpc.ts', { PORT: String(port), BACKEND_PORT: String(backendPort), METHOD: '/bench.Samples/Get' }));
-    return inTurnOf(`http://127.0.0.1:${port}`, ids, (one) => `/samples/${one}`);
+    return throughIds(`http://127.0.0.1:${port}`, ids, (one) => `/samples/${one}`);
   });
 
   const tracing = ONLY.has('t') ? await tracingCost(suite.internalSecret, databaseUrl, `/samples/${id}`, headers) : '';

@@ -1,6 +1,6 @@
 import type { Pool, PoolClient } from '@rex/db';
 import { MEDIA } from '../domain/media.ts';
-import { SharedQuery } from './shared-query.ts';
+import { sharedPerPool } from './shared-query.ts';
 
 /** The sequences a write takes its new records' ids from, in the order of `IdCounts`. */
 export const SEQUENCES = [
@@ -28,32 +28,13 @@ export async function takeIds(db: Pick<Pool, 'query'> | PoolClient, counts: IdCo
 }
 
 /**
- * Ids for the writes of one pool. A write asks for its ids before it inserts (a round trip to
+ * Ids for a write on `pool`. A write asks for its ids before it inserts (a round trip to
  * PostgreSQL, then its statement); writes asking at about the same time share one query (see
  * SharedQuery), each getting ids of its own in the order the writes asked. No id is lost unless
  * the query fails.
  */
-export class IdAllocation {
-  private readonly shared: SharedQuery<IdCounts, string[][]>;
-
-  constructor(pool: Pick<Pool, 'query'>) {
-    this.shared = new SharedQuery(async (writes) => {
-      const ids = await takeIds(pool, SEQUENCES.map((_, i) => writes.reduce((sum, counts) => sum + counts[i], 0)));
-      const offsets = SEQUENCES.map(() => 0);
-      return writes.map((counts) => counts.map((count, i) => ids[i].slice(offsets[i], (offsets[i] += count))));
-    });
-  }
-
-  take(counts: IdCounts): Promise<string[][]> {
-    return this.shared.ask(counts);
-  }
-}
-
-const allocations = new WeakMap<object, IdAllocation>();
-
-/** The id allocation shared by every write on `pool`. */
-export function idAllocationOf(pool: Pick<Pool, 'query'>): IdAllocation {
-  let allocation = allocations.get(pool);
-  if (!allocation) allocations.set(pool, (allocation = new IdAllocation(pool)));
-  return allocation;
-}
+export const takeSharedIds = sharedPerPool<IdCounts, string[][]>(async (pool, writes) => {
+  const ids = await takeIds(pool, SEQUENCES.map((_, i) => writes.reduce((sum, counts) => sum + counts[i], 0)));
+  const offsets = SEQUENCES.map(() => 0);
+  return writes.map((counts) => counts.map((count, i) => ids[i].slice(offsets[i], (offsets[i] += count))));
+});

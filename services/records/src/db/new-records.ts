@@ -5,7 +5,7 @@ import type { AttributeValue } from '../domain/attributes.ts';
 import type { Column } from '../domain/fields.ts';
 import { isLink } from '../domain/external-media.ts';
 import { MEDIA, type MediaKind } from '../domain/media.ts';
-import { idAllocationOf, takeIds } from './id-allocation.ts';
+import { takeIds, takeSharedIds } from './id-allocation.ts';
 import { insertAttributeValues } from './attribute-values-repo.ts';
 import { insertIdempotencyKey } from './idempotency-repo.ts';
 import { insertOutboxRows } from './outbox-repo.ts';
@@ -178,7 +178,7 @@ export async function insertNewRecords(
   const db: Queryable = 'pool' in target ? target.pool : target.transaction;
   const counts = [totals.samples, totals.occurrences, totals.locations, totals.sample, totals.occurrence, totals.location, totals.associations];
   // Inside a transaction the ids are its own client's to take; otherwise writes running at once share one query for them.
-  const allocated = 'pool' in target ? await idAllocationOf(target.pool).take(counts) : await takeIds(target.transaction, counts);
+  const allocated = 'pool' in target ? await takeSharedIds(target.pool, counts) : await takeIds(target.transaction, counts);
   const [sampleIds, occurrenceIds, locationIds, sampleMediaIds, occurrenceMediaIds, locationMediaIds, associationIds] = allocated.map((ids) => ids.values());
   const mediaIds: Record<MediaKind, Iterator<string>> = { sample: sampleMediaIds, occurrence: occurrenceMediaIds, location: locationMediaIds };
   const builder = new StatementBuilder();

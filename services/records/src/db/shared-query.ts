@@ -141,24 +141,28 @@ export class SharedQuery<Item, Result> {
   }
 }
 
+/** One SharedQuery per pool, made when the pool is first asked: `run` answers the items asked on it. */
+export function sharedPerPool<Item, Result>(
+  run: (db: Pick<Pool, 'query'>, items: Item[]) => Promise<Result[]>,
+): (db: Pick<Pool, 'query'>, item: Item) => Promise<Result> {
+  const byPool = new WeakMap<object, SharedQuery<Item, Result>>();
+  return (db, item) => {
+    let shared = byPool.get(db);
+    if (!shared) byPool.set(db, (shared = new SharedQuery((items) => run(db, items))));
+    return shared.ask(item);
+  };
+}
+
 /**
- * A read of one record by id whose calls on a pool share queries (SharedQuery): `select` reads
- * the rows whose id is in its parameter `$1` (bigint[]). Each caller gets the row of its id, or
- * undefined; callers asking for the same id get the same row, which none may change. Ids are
- * canonical (RECORD_ID), so a row is found by its id's text.
+ * A read of one record by id whose calls on a pool share queries: `select` reads the rows whose
+ * id is in its parameter `$1` (bigint[]). Each caller gets the row of its id, or undefined;
+ * callers asking for the same id get the same row, which none may change. Ids are canonical
+ * (RECORD_ID), so a row is found by its id's text.
  */
 export function sharedReadById<Row extends { id: string }>(name: string, select: string): (db: Pick<Pool, 'query'>, id: string) => Promise<Row | undefined> {
-  const byPool = new WeakMap<object, SharedQuery<string, Row | undefined>>();
-  return (db, id) => {
-    let reads = byPool.get(db);
-    if (!reads) {
-      reads = new SharedQuery(async (ids) => {
-        const { rows } = await db.query<Row>({ name, text: select, values: [[...new Set(ids)]] });
-        const found = new Map(rows.map((row) => [row.id, row]));
-        return ids.map((one) => found.get(one));
-      });
-      byPool.set(db, reads);
-    }
-    return reads.ask(id);
-  };
+  return sharedPerPool(async (db, ids: string[]) => {
+    const { rows } = await db.query<Row>({ name, text: select, values: [[...new Set(ids)]] });
+    const found = new Map(rows.map((row) => [row.id, row]));
+    return ids.map((one) => found.get(one));
+  });
 }

@@ -4,14 +4,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPool, type Pool } from '@rex/db';
 import { currentCall, inScope } from '@rex/grpc';
-import { IdAllocation, SEQUENCES } from '../../src/db/id-allocation.ts';
+import { SEQUENCES, takeSharedIds } from '../../src/db/id-allocation.ts';
 import { SharedQuery, sharedReadById } from '../../src/db/shared-query.ts';
 import { freshDatabase } from '../../../../component/support/served.ts';
 import { Call } from '../support/call.ts';
 
 let pool: Pool;
 
-/** The pool as IdAllocation uses it, counting its queries and failing the ones it is told to. */
+/** The pool as takeSharedIds uses it, counting its queries and failing the ones it is told to. */
 function counted(failNext = 0) {
   const counter = {
     queries: 0,
@@ -50,7 +50,7 @@ afterAll(async () => {
 describe('ids for writes running at once', () => {
   it('when a write asks alone, then it gets as many ids of each sequence as it asked', async () => {
     const db = counted();
-    const [samples, occurrences, ...others] = await new IdAllocation(db).take(counts(1, 2));
+    const [samples, occurrences, ...others] = await takeSharedIds(db, counts(1, 2));
     expect(db.queries).toBe(1);
     expect(samples).toHaveLength(1);
     expect(occurrences).toHaveLength(2);
@@ -59,9 +59,8 @@ describe('ids for writes running at once', () => {
 
   it('when writes ask at the same time, then one query serves them all, each with ids of its own in the order asked', async () => {
     const db = counted();
-    const allocation = new IdAllocation(db);
-    const asked = [counts(1, 2), counts(1, 10), counts(2, 0), counts(1, 1)];
-    const results = await Promise.all(asked.map((c) => allocation.take(c)));
+        const asked = [counts(1, 2), counts(1, 10), counts(2, 0), counts(1, 1)];
+    const results = await Promise.all(asked.map((c) => takeSharedIds(db, c)));
     expect(db.queries).toBe(1);
     results.forEach((ids, write) => asked[write].forEach((count, sequence) => expect(ids[sequence]).toHaveLength(count)));
     for (const sequence of [0, 1]) {
@@ -70,17 +69,16 @@ describe('ids for writes running at once', () => {
       expect(all).toEqual([...all].sort((a, b) => a - b));
     }
     // Nothing was taken that no write got: the next id follows the last one handed out.
-    const next = await new IdAllocation(pool).take(counts(1, 0));
+    const next = await takeSharedIds(pool, counts(1, 0));
     expect(Number(next[0][0])).toBe(Number(results.at(-1)![0].at(-1)) + 1);
   });
 
   it('when a shared query fails, then the writes it served fail with its error and the writes after them get ids', async () => {
     const db = counted(1);
-    const allocation = new IdAllocation(db);
-    const batched = [allocation.take(counts(1, 0)), allocation.take(counts(0, 1))];
+    const batched = [takeSharedIds(db, counts(1, 0)), takeSharedIds(db, counts(0, 1))];
     for (const write of batched) await expect(write).rejects.toThrow('connection lost');
     expect(db.queries).toBe(1);
-    const later = await allocation.take(counts(1, 1));
+    const later = await takeSharedIds(db, counts(1, 1));
     expect(later[0]).toHaveLength(1);
     expect(later[1]).toHaveLength(1);
   });
