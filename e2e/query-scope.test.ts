@@ -147,6 +147,24 @@ describe('compiling statements', () => {
       await Promise.all([plain.end(), compiling.end()]);
     }
   });
+
+  it("when a pool gives a page cost, then its connections plan with it for sequential and random pages; one that gives none keeps the server's", async () => {
+    const cached = createPool(inject('databaseUrl'), { max: 1, applicationName: 'rex-page-cost-test', pageCost: 0.1 });
+    const plain = createPool(inject('databaseUrl'), { max: 1, applicationName: 'rex-page-cost-test' });
+    try {
+      const costs = async (pool: typeof plain) =>
+        (await pool.query<{ name: string; value: string; source: string }>(
+          "SELECT name, setting AS value, source FROM pg_settings WHERE name IN ('seq_page_cost', 'random_page_cost') ORDER BY name",
+        )).rows;
+      expect(await costs(cached)).toEqual([
+        { name: 'random_page_cost', value: '0.1', source: 'client' },
+        { name: 'seq_page_cost', value: '0.1', source: 'client' },
+      ]);
+      expect((await costs(plain)).map((row) => row.source)).not.toContain('client');
+    } finally {
+      await Promise.all([cached.end(), plain.end()]);
+    }
+  });
 });
 
 describe('a transaction outlived by its call', () => {

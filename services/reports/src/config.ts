@@ -8,6 +8,11 @@ export const ReportsEnv = GrpcServiceEnv.extend({
   REPORT_TIMEOUT_MS: z.coerce.number().int().min(1).default(60_000).describe('longest a report query may run'),
   REPORT_COUNT_TIMEOUT_MS: z.coerce.number().int().min(1).default(5_000).describe('longest a report page waits for its total count; slower counts are left out'),
   REPORT_COUNT_LIMIT: z.coerce.number().int().min(0).default(10_000).describe('rows a report page counts at most; a page of more goes without its count (0: no limit)'),
+  REPORT_PAGE_COST: z.coerce
+    .number()
+    .min(0)
+    .default(0.1)
+    .describe("what report queries' plans count for reading a page (seq_page_cost and random_page_cost): 0.1 takes the read model as held in memory; 0 keeps the database server's settings"),
   PROJECTOR_ENABLED: z.enum(['true', 'false']).default('true').describe('run the outbox projector in this replica'),
   PROJECTOR_BATCH_SIZE: z.coerce.number().int().min(1).default(500).describe('outbox events applied per transaction'),
   PROJECTOR_IDLE_MS: z.coerce.number().int().min(1).default(100).describe('pause between polls when there is nothing to apply'),

@@ -9,7 +9,10 @@ export type ReportsPools = { write: Pool; read: Pool; count: Pool; end: () => Pr
  * under REPORT_TIMEOUT_MS and its page count under REPORT_COUNT_TIMEOUT_MS.
  * Report queries are named (prepared once per connection, see report-rows.ts),
  * planned for each run's parameters, on connections that are replaced after
- * PREPARED_USES queries so the statements they hold stay few.
+ * PREPARED_USES queries so the statements they hold stay few. Their plans take the read
+ * model's pages as cached (REPORT_PAGE_COST): at the server's default costs (4 for a random page)
+ * a page of one species in one month walked the primary key through tens of thousands of rows
+ * rather than read the few hundred pages the taxon-and-dates index points to.
  */
 /** Queries a reading connection serves before it is replaced. */
 const PREPARED_USES = 10_000;
@@ -24,6 +27,7 @@ export function createReportsPools(config: ReportsConfig): ReportsPools {
     idleInTransactionTimeoutMs: config.REPORT_TIMEOUT_MS,
     maxUses: PREPARED_USES,
     customPlans: true,
+    pageCost: config.REPORT_PAGE_COST,
   });
   const count = createPool(readUrl, {
     max: config.DB_POOL_MAX,
@@ -31,6 +35,7 @@ export function createReportsPools(config: ReportsConfig): ReportsPools {
     statementTimeoutMs: config.REPORT_COUNT_TIMEOUT_MS,
     maxUses: PREPARED_USES,
     customPlans: true,
+    pageCost: config.REPORT_PAGE_COST,
   });
   return { write, read, count, end: () => Promise.all([write.end(), read.end(), count.end()]) };
 }

@@ -167,7 +167,7 @@ describe('parseReport', () => {
     }
     expect(definition.params.find((param) => param.name === 'taxa_taxon_list_id')).toMatchObject({
       datatype: 'integer[]',
-      where: 'o.taxa_taxon_list_id = ANY(#taxa_taxon_list_id#)',
+      where: "int8range(o.taxa_taxon_list_id, o.taxa_taxon_list_id, '[]') @> ANY(#taxa_taxon_list_id#)",
     });
   });
 
@@ -567,7 +567,7 @@ describe('compileReport', () => {
     );
 
     expect(compiled.sql).toContain(
-      "AND (o.taxa_taxon_list_id = ANY($3::bigint[])) AND (o.record_status = ANY($4::text[])) AND (o.location_name ILIKE '%' || $5::text || '%') AND (o.lat >= $6::float8)",
+      "AND (int8range(o.taxa_taxon_list_id, o.taxa_taxon_list_id, '[]') @> ANY($3::bigint[])) AND (o.record_status = ANY($4::text[])) AND (o.location_name ILIKE '%' || $5::text || '%') AND (o.lat >= $6::float8)",
     );
     expect(compiled.values).toEqual(['1', '7', ['5', '6'], ['C', 'V'], 'Wood', '50.1', 100, 0]);
   });
