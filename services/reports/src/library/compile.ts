@@ -201,15 +201,20 @@ function fillQuery(
   });
 }
 
-/** ` AND (<condition>)` for every condition of a parameter that has a value; a condition two of them name comes once. */
+/**
+ * ` AND (<condition>)` for every condition of a parameter that has a value; a condition two of them
+ * name comes once, and one that another given parameter supersedes not at all.
+ */
 function filtersSql(
   params: ReportParam[],
   paramValues: Map<string, BindValue>,
   placeholderFor: (name: string) => string,
 ): string {
-  const conditions = params
-    .filter((param) => param.where !== undefined && paramValues.has(param.name))
-    .flatMap((param) => [param.where!].flat())
+  const given = params.filter((param) => paramValues.has(param.name));
+  const superseded = new Set(given.flatMap((param) => param.supersedes ?? []));
+  const conditions = given
+    .flatMap((param) => [param.where ?? []].flat())
+    .filter((condition) => !superseded.has(condition))
     .map((condition) => condition.replace(PLACEHOLDER, (_, name: string) => placeholderFor(name)));
   return [...new Set(conditions)].map((condition) => ` AND (${condition})`).join('');
 }

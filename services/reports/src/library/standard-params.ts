@@ -28,12 +28,18 @@ function optional(param: Omit<ReportParam, 'default'>): ReportParam {
 // row the comparisons keep, so they decide, as before, for records with an
 // open end.
 const DATES = "daterange(o.date_start, greatest(o.date_start, o.date_end), '[]')";
-const DATES_OVERLAP = `${DATES} && daterange(#date_from#, #date_to#, '[]')`;
-// A record's taxon as a one-value range (taxa_taxon_list_id is never null), as reports migration
-// 0011 indexes it together with the dates: one species in one month is then read from that index
-// alone. Asked as the plain column, the btree on (taxon, date start) would be taken instead, which
-// bounds the dates at one end only.
-const TAXON = "int8range(o.taxa_taxon_list_id, o.taxa_taxon_list_id, '[]')";
+// A window given backwards (from after to) keeps what spans the gap, as the comparisons find it:
+// its overlap is asked of the day it ends, where a range from after to would be an error.
+const DATES_OVERLAP = `${DATES} && daterange(CASE WHEN #date_from# > #date_to# THEN #date_to# ELSE #date_from# END, #date_to#, '[]')`;
+// Taxa in a date window are asked of reports migration 0011's index of a record's taxon and
+// dates as one range on one number line (each taxon its own stretch of days), which bounds the
+// taxon and both ends of the window at once, with an estimate from that index's statistics. It
+// holds for every row the comparisons of taxon and dates keep, so it leaves out the dates' own
+// overlap: with both, the planner would combine the two indexes and read the dates' for nothing.
+// Taxa beyond the number line share one unbounded range: for their records the plain comparison
+// of taxon decides, and only for theirs, so that no btree on the taxon is combined in either.
+const LAST_TAXON_ON_LINE = 2 ** 43 - 1;
+const TAXA_IN_WINDOW = 'reports.taxon_days(o.taxa_taxon_list_id, o.date_start, o.date_end) && ANY(reports.taxa_windows(#taxa_taxon_list_id#, #date_from#, #date_to#))';
 const occurrences: ReportParam[] = [
   optional({
     name: 'date_from',
@@ -90,7 +96,8 @@ const occurrences: ReportParam[] = [
     display: 'Taxa',
     description: 'Only records of these taxa (comma-separated taxa_taxon_list IDs)',
     datatype: 'integer[]',
-    where: `${TAXON} @> ANY(#taxa_taxon_list_id#)`,
+    where: [`(o.taxa_taxon_list_id = ANY(#taxa_taxon_list_id#) OR o.taxa_taxon_list_id BETWEEN 0 AND ${LAST_TAXON_ON_LINE})`, TAXA_IN_WINDOW],
+    supersedes: [DATES_OVERLAP],
     aliases: ['taxa_taxon_list_list'],
   }),
   optional({

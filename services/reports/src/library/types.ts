@@ -13,6 +13,11 @@ export type ReportParam = {
   default?: string;
   /** Its condition, or conditions: one that several given parameters name is applied once. */
   where?: string | string[];
+  /**
+   * Conditions of other parameters that this one's conditions imply, left out when it has a
+   * value: one index then serves both, and the planner is not led to combine another for them.
+   */
+  supersedes?: string[];
   lookupValues?: Record<string, string>;
   /** Other names a caller may give the parameter by (the warehouse's standard names). */
   aliases?: string[];

@@ -167,7 +167,10 @@ describe('parseReport', () => {
     }
     expect(definition.params.find((param) => param.name === 'taxa_taxon_list_id')).toMatchObject({
       datatype: 'integer[]',
-      where: "int8range(o.taxa_taxon_list_id, o.taxa_taxon_list_id, '[]') @> ANY(#taxa_taxon_list_id#)",
+      where: [
+        '(o.taxa_taxon_list_id = ANY(#taxa_taxon_list_id#) OR o.taxa_taxon_list_id BETWEEN 0 AND 8796093022207)',
+        'reports.taxon_days(o.taxa_taxon_list_id, o.date_start, o.date_end) && ANY(reports.taxa_windows(#taxa_taxon_list_id#, #date_from#, #date_to#))',
+      ],
     });
   });
 
@@ -567,9 +570,12 @@ describe('compileReport', () => {
     );
 
     expect(compiled.sql).toContain(
-      "AND (int8range(o.taxa_taxon_list_id, o.taxa_taxon_list_id, '[]') @> ANY($3::bigint[])) AND (o.record_status = ANY($4::text[])) AND (o.location_name ILIKE '%' || $5::text || '%') AND (o.lat >= $6::float8)",
+      'AND ((o.taxa_taxon_list_id = ANY($3::bigint[]) OR o.taxa_taxon_list_id BETWEEN 0 AND 8796093022207)) ' +
+        'AND (reports.taxon_days(o.taxa_taxon_list_id, o.date_start, o.date_end) && ANY(reports.taxa_windows($3::bigint[], $4::date, $5::date))) ' +
+        "AND (o.record_status = ANY($6::text[])) AND (o.location_name ILIKE '%' || $7::text || '%') AND (o.lat >= $8::float8)",
     );
-    expect(compiled.values).toEqual(['1', '7', ['5', '6'], ['C', 'V'], 'Wood', '50.1', 100, 0]);
+    // The taxa's window is open at both ends when no date is given.
+    expect(compiled.values).toEqual(['1', '7', ['5', '6'], null, null, ['C', 'V'], 'Wood', '50.1', 100, 0]);
   });
 
   it('when injection strings are given for every param of every shipped report, then they reach only the bound values', () => {
@@ -645,9 +651,10 @@ describe('compileReport', () => {
     expect(compiled.sql.startsWith(compiled.countSql.slice('SELECT count(*) AS count FROM ('.length, -') AS counted'.length))).toBe(true);
   });
 
-  it('when date_from and date_to are both given, then their shared range overlap is asked once, with both bounds; with one, the other bound is open', () => {
+  it('when date_from and date_to are both given, then their shared range overlap is asked once, with both bounds; with one, the other bound is open; with taxa, the window of the taxa carries them instead', () => {
     const report = shipped.reports.get('library/occurrences/filterable_explore_list') as ReportDefinition;
-    const overlap = /daterange\(o\.date_start, greatest\(o\.date_start, o\.date_end\), '\[\]'\) && daterange\(\$(\d+)::date, \$(\d+)::date, '\[\]'\)/g;
+    const overlap =
+      /daterange\(o\.date_start, greatest\(o\.date_start, o\.date_end\), '\[\]'\) && daterange\(CASE WHEN \$(\d+)::date > \$(\d+)::date THEN \$\2::date ELSE \$\1::date END, \$\2::date, '\[\]'\)/g;
 
     const both = compileReport(report, { date_from: '2021-03-01', date_to: '2021-03-31' }, { sql: 'TRUE', values: [] }, PAGE);
     const asked = [...both.sql.matchAll(overlap)];
@@ -661,6 +668,14 @@ describe('compileReport', () => {
     expect(fromOnly).toHaveLength(1);
     expect(from.values[Number(fromOnly[0][2]) - 1]).toBeNull();
     expect(from.sql).not.toContain('o.date_start <=');
+
+    // With taxa, their window on the taxon-and-dates index carries both bounds, and the overlap is left out.
+    const withTaxa = compileReport(report, { taxa_taxon_list_id: '3', date_from: '2021-03-01', date_to: '2021-03-31' }, { sql: 'TRUE', values: [] }, PAGE);
+    expect([...withTaxa.sql.matchAll(overlap)]).toHaveLength(0);
+    const window = /reports\.taxa_windows\(\$(\d+)::bigint\[\], \$(\d+)::date, \$(\d+)::date\)/.exec(withTaxa.sql)!;
+    expect(window.slice(1).map((n) => withTaxa.values[Number(n) - 1])).toEqual([['3'], '2021-03-01', '2021-03-31']);
+    expect(withTaxa.sql).toContain('(o.date_end >= $1::date)');
+    expect(withTaxa.sql).toContain('(o.date_start <= $2::date)');
   });
 
   it('when a count limit is given, then the count stops one row past it; without one, it counts every row', () => {
