@@ -245,7 +245,7 @@ describe('parameters', () => {
     expect(bad.body.message).toMatch(/edited_date_from/);
   });
 
-  it('when date_from and date_to bound a window, then a record is in it when its vague date overlaps it, and one open at the bounded end is not', async () => {
+  it('when date_from and date_to bound a window, then a record is in it when its vague date overlaps it, and one open at the bounded end is not; with taxa, or given backwards, likewise', async () => {
     const windowMarker = `dates${stamp}`;
     const dates = ['2021-03-15', 'March 2021', '2021', 'before 2010', 'from 2022', '30/12/2020 to 02/01/2021'];
     const ids: Record<string, string> = {};
@@ -271,6 +271,13 @@ describe('parameters', () => {
     expect(await inWindow('date_from=2021-01-03&date_to=2021-03-14')).toEqual(['March 2021', '2021']);
     expect(await inWindow('date_from=2030-01-01')).toEqual([]);
     expect(await inWindow('date_to=2009-12-31')).toEqual([]);
+    // Given backwards, a window keeps what spans the gap between its ends.
+    expect(await inWindow('date_from=2021-03-31&date_to=2021-03-01')).toEqual(['March 2021', '2021']);
+    // With taxa, the window is asked of the index of taxon and dates: the same records, of those taxa only.
+    expect(await inWindow('taxa_taxon_list_id=1&date_from=2021-03-01&date_to=2021-03-31')).toEqual(['2021-03-15', 'March 2021', '2021']);
+    expect(await inWindow('taxa_taxon_list_id=2,3&date_from=2021-03-01&date_to=2021-03-31')).toEqual([]);
+    expect(await inWindow('taxa_taxon_list_id=1&date_to=2020-12-31')).toEqual(['30/12/2020 to 02/01/2021']);
+    expect(await inWindow('taxa_taxon_list_id=1&date_from=2021-03-31&date_to=2021-03-01')).toEqual(['March 2021', '2021']);
   });
 
   it('when smpattrs and occattrs name custom attributes, then each adds a column of their values to the explore report', async () => {
