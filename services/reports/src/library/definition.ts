@@ -123,8 +123,21 @@ function withStandardParams(own: ReportParam[], standard: ReportParam[]): Report
   const ownNames = new Set(own.map((param) => param.name));
   const added = standard
     .filter((param) => !ownNames.has(param.name))
-    .map((param) => ({ ...param, ...(param.aliases ? { aliases: param.aliases.filter((alias) => !ownNames.has(alias)) } : {}) }));
+    .map((param) => ({ ...withoutConditionsOn(param, ownNames), ...(param.aliases ? { aliases: param.aliases.filter((alias) => !ownNames.has(alias)) } : {}) }));
   return [...own, ...added];
+}
+
+/**
+ * A standard parameter whose conditions name a parameter the report replaced (the taxa's window
+ * and the dates' overlap name the standard dates, which a report's own date_from may not be)
+ * takes its conditions on itself alone instead (those naming no other), and supersedes nothing.
+ */
+function withoutConditionsOn(param: ReportParam, replaced: Set<string>): ReportParam {
+  const conditions = [param.where ?? []].flat();
+  const namesNoOther = (condition: string) => placeholdersIn(condition).every((name) => name === param.name || !replaced.has(name));
+  if (conditions.every(namesNoOther)) return param;
+  const { supersedes: _superseded, alone, ...rest } = param;
+  return { ...rest, where: alone ?? conditions.filter(namesNoOther) };
 }
 
 function readColumn(column: unknown, fail: (problem: string) => never): ReportColumn {

@@ -36,9 +36,12 @@ const DATES_OVERLAP = `${DATES} && daterange(CASE WHEN #date_from# > #date_to# T
 // taxon and both ends of the window at once, with an estimate from that index's statistics. It
 // holds for every row the comparisons of taxon and dates keep, so it leaves out the dates' own
 // overlap: with both, the planner would combine the two indexes and read the dates' for nothing.
-// Taxa beyond the number line share one unbounded range: for their records the plain comparison
-// of taxon decides, and only for theirs, so that no btree on the taxon is combined in either.
-const LAST_TAXON_ON_LINE = 2 ** 43 - 1;
+// Within the number line the stretches of taxa do not meet, so the window alone tells a record's
+// taxon. Taxa off the line (negative, or 2^43 - 1 and up, whose last day would overflow a bigint
+// range) share one unbounded range: for their records the plain comparison of taxon decides, and
+// only for theirs, so that no btree on the taxon is combined in either. A report that replaces a
+// standard date parameter gets the plain comparison alone (`alone`), without the window.
+const LAST_TAXON_ON_LINE = 2 ** 43 - 2;
 const TAXA_IN_WINDOW = 'reports.taxon_days(o.taxa_taxon_list_id, o.date_start, o.date_end) && ANY(reports.taxa_windows(#taxa_taxon_list_id#, #date_from#, #date_to#))';
 const occurrences: ReportParam[] = [
   optional({
@@ -47,6 +50,7 @@ const occurrences: ReportParam[] = [
     description: 'Only records dated on or after this date (YYYY-MM-DD)',
     datatype: 'date',
     where: [DATES_OVERLAP, 'o.date_end >= #date_from#'],
+    alone: 'o.date_end >= #date_from#',
   }),
   optional({
     name: 'date_to',
@@ -54,6 +58,7 @@ const occurrences: ReportParam[] = [
     description: 'Only records dated on or before this date (YYYY-MM-DD)',
     datatype: 'date',
     where: [DATES_OVERLAP, 'o.date_start <= #date_to#'],
+    alone: 'o.date_start <= #date_to#',
   }),
   optional({
     name: 'edited_date_from',
@@ -98,6 +103,7 @@ const occurrences: ReportParam[] = [
     datatype: 'integer[]',
     where: [`(o.taxa_taxon_list_id = ANY(#taxa_taxon_list_id#) OR o.taxa_taxon_list_id BETWEEN 0 AND ${LAST_TAXON_ON_LINE})`, TAXA_IN_WINDOW],
     supersedes: [DATES_OVERLAP],
+    alone: 'o.taxa_taxon_list_id = ANY(#taxa_taxon_list_id#)',
     aliases: ['taxa_taxon_list_list'],
   }),
   optional({

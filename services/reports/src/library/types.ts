@@ -18,6 +18,8 @@ export type ReportParam = {
    * value: one index then serves both, and the planner is not led to combine another for them.
    */
   supersedes?: string[];
+  /** Its conditions on itself alone, for a report that replaces a parameter its `where` names. */
+  alone?: string | string[];
   lookupValues?: Record<string, string>;
   /** Other names a caller may give the parameter by (the warehouse's standard names). */
   aliases?: string[];

@@ -19,6 +19,8 @@ const reporter = userOf(WEBSITE, 12, { scope: 'SCOPE_REPORTING' });
 /** Records in the read model: four species, their dates going round 2 000 days from 2020. */
 const ROWS = 100_000;
 const MONTH = { date_from: '2021-03-01', date_to: '2021-03-31' };
+/** Taxa at the ends of the index's number line and beyond it (2^43 - 2 is its last). */
+const FAR_TAXA = ['0', '8796093022206', '8796093022207', '9007199254740993'];
 
 let seed: Pool;
 let pools: ReportsPools;
@@ -75,14 +77,15 @@ beforeAll(async () => {
        FROM generate_series(1, $2::int) AS n`,
     [WEBSITE, ROWS],
   );
-  // And some of a taxon whose id lies beyond the index's number line, in the month.
+  // And some of taxa at and beyond the ends of the index's number line, in the month or open-ended.
   await seed.query(
     `INSERT INTO reports.occurrences (id, sample_id, website_id, survey_id, taxa_taxon_list_id, taxon, date_start, date_end, date_type,
        record_status, confidential, release_status, deleted, zero_abundance, training, created_by_id, created_on, updated_on, attrs, sample_attrs)
-     SELECT $2::int + n, $2::int + n, $1, 1, 9007199254740993, 'Far taxon', DATE '2021-03-01' + n, DATE '2021-03-01' + n,
+     SELECT $2::int + 100 * t.i + n, $2::int + n, $1, 1, t.taxon, 'Far taxon',
+            CASE WHEN n % 5 = 0 THEN NULL ELSE DATE '2021-03-01' + n END, CASE WHEN n % 7 = 0 THEN NULL ELSE DATE '2021-03-01' + n END,
             'D', 'C', false, 'R', false, false, false, 10, now(), now(), '{}', '{}'
-       FROM generate_series(1, 20) AS n`,
-    [WEBSITE, ROWS],
+       FROM unnest($3::bigint[]) WITH ORDINALITY AS t(taxon, i), generate_series(1, 20) AS n`,
+    [WEBSITE, ROWS, FAR_TAXA],
   );
   await seed.query('ANALYZE reports.occurrences');
 }, 60_000);
@@ -110,6 +113,10 @@ describe('a report page over many records', () => {
       ['', { date_from: '2021-03-31', date_to: '2021-03-01' }],
       // Taxa beyond the index's number line: their records are found by the plain comparison.
       ['1,9007199254740993', MONTH],
+      ['8796093022206', MONTH],
+      ['8796093022207', { date_from: '2021-03-05' }],
+      ['0,8796093022206,8796093022207', {}],
+      ['8796093022206,9007199254740993', { date_to: '2021-03-10' }],
     ] as const) {
       const { rows } = await seed.query<{ id: string }>(
         `SELECT o.id::text AS id FROM reports.occurrences o

@@ -168,7 +168,7 @@ describe('parseReport', () => {
     expect(definition.params.find((param) => param.name === 'taxa_taxon_list_id')).toMatchObject({
       datatype: 'integer[]',
       where: [
-        '(o.taxa_taxon_list_id = ANY(#taxa_taxon_list_id#) OR o.taxa_taxon_list_id BETWEEN 0 AND 8796093022207)',
+        '(o.taxa_taxon_list_id = ANY(#taxa_taxon_list_id#) OR o.taxa_taxon_list_id BETWEEN 0 AND 8796093022206)',
         'reports.taxon_days(o.taxa_taxon_list_id, o.date_start, o.date_end) && ANY(reports.taxa_windows(#taxa_taxon_list_id#, #date_from#, #date_to#))',
       ],
     });
@@ -187,6 +187,25 @@ describe('parseReport', () => {
     expect(surveyParams).toEqual([
       { name: 'survey_id', display: 'My survey', description: '', datatype: 'integer', default: '3', where: 'o.survey_id <> #survey_id#' },
     ]);
+  });
+
+  it('when a report replaces a standard date param, then the standard taxa and other date params filter on themselves alone, with no window or overlap naming it', () => {
+    const definition = parseReport(
+      'library/test/report',
+      reportXml({
+        reportAttributes: 'standard_params="occurrences"',
+        params: '<param name="date_from" display="Entered from" datatype="moment"><where>o.created_on &gt;= reports.moment_start(#date_from#)</where></param>',
+      }),
+    );
+
+    expect(definition.params.find((param) => param.name === 'taxa_taxon_list_id')).toMatchObject({ where: 'o.taxa_taxon_list_id = ANY(#taxa_taxon_list_id#)' });
+    expect(definition.params.find((param) => param.name === 'taxa_taxon_list_id')).not.toHaveProperty('supersedes');
+    const compiled = compileReport(definition, { taxa_taxon_list_id: '3', date_from: '2024-01-01', date_to: '2024-12-31' }, { sql: 'TRUE', values: [] }, PAGE);
+    expect(compiled.sql).not.toContain('taxa_windows');
+    expect(compiled.sql).toContain('(o.taxa_taxon_list_id = ANY($3::bigint[]))');
+    // The standard date_to keeps its comparison, without the overlap that names the report's own date_from.
+    expect(compiled.sql).toContain('(o.date_start <= $2::date)');
+    expect(compiled.sql).not.toContain('daterange');
   });
 
   it.each([
@@ -570,7 +589,7 @@ describe('compileReport', () => {
     );
 
     expect(compiled.sql).toContain(
-      'AND ((o.taxa_taxon_list_id = ANY($3::bigint[]) OR o.taxa_taxon_list_id BETWEEN 0 AND 8796093022207)) ' +
+      'AND ((o.taxa_taxon_list_id = ANY($3::bigint[]) OR o.taxa_taxon_list_id BETWEEN 0 AND 8796093022206)) ' +
         'AND (reports.taxon_days(o.taxa_taxon_list_id, o.date_start, o.date_end) && ANY(reports.taxa_windows($3::bigint[], $4::date, $5::date))) ' +
         "AND (o.record_status = ANY($6::text[])) AND (o.location_name ILIKE '%' || $7::text || '%') AND (o.lat >= $8::float8)",
     );

@@ -2,9 +2,10 @@
 -- recording website: one species (or a few) in a date window. Each taxon has its own stretch of
 -- 2^20 days from 1700 (dates outside it are taken as its ends), so a taxon's records in a window
 -- are one range overlap, answered by a GiST index of one range column: core PostgreSQL, and as
--- cheap to keep up to date as the dates' own index. A taxon id beyond the number line (2^43 and
--- up) or below it gets an unbounded range, which every window overlaps; the plain comparisons of
--- taxon and dates, which a page keeps, decide for it (see standard-params.ts).
+-- cheap to keep up to date as the dates' own index. A taxon id off the number line (negative, or
+-- 2^43 - 1 and up, whose last day's range would overflow) gets an unbounded range, which every
+-- window overlaps; the plain comparison of taxon, which a page keeps, decides for it (see
+-- standard-params.ts).
 CREATE FUNCTION reports.taxon_day(taxon bigint, day date, open_end bigint) RETURNS bigint
   LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
   SELECT taxon * 1048576 + CASE
@@ -17,7 +18,7 @@ $$;
 -- the end come before the start or be open, its start (as the dates' own index takes it).
 CREATE FUNCTION reports.taxon_days(taxon bigint, date_start date, date_end date) RETURNS int8range
   LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-  SELECT CASE WHEN taxon BETWEEN 0 AND 8796093022207
+  SELECT CASE WHEN taxon BETWEEN 0 AND 8796093022206
     THEN int8range(reports.taxon_day(taxon, date_start, 0), reports.taxon_day(taxon, greatest(date_start, date_end), 1048575), '[]')
     ELSE int8range(NULL, NULL) END
 $$;
@@ -27,7 +28,7 @@ $$;
 -- unbounded ranges of such taxa overlap.
 CREATE FUNCTION reports.taxa_windows(taxa bigint[], date_from date, date_to date) RETURNS int8range[]
   LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-  SELECT coalesce(array_agg(CASE WHEN t BETWEEN 0 AND 8796093022207
+  SELECT coalesce(array_agg(CASE WHEN t BETWEEN 0 AND 8796093022206
            THEN reports.taxon_days(t, coalesce(CASE WHEN date_from > date_to THEN date_to ELSE date_from END, '-infinity'), coalesce(date_to, 'infinity'))
            ELSE int8range(-1, -1, '[]') END), '{}')
     FROM unnest(taxa) AS t
