@@ -40,6 +40,13 @@ export const CommonEnv = z.object({
     .describe('secret shared by the rex services; calls between them are signed with it (npm start generates one)'),
   SHUTDOWN_DELAY_MS: z.coerce.number().int().min(0).default(0).describe('wait after failing readiness before draining'),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000).describe('longest drain before in-flight work is cut'),
+  HEAP_GROWING_PERCENT: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(1000)
+    .default(100)
+    .describe("how far V8's heap may grow past what a full collection left before the next (V8's --heap-growing-percent); 0: V8 derives it from the heap limit"),
   MIGRATE_ON_START: z
     .enum(['true', 'false'])
     .default('true')
