@@ -15,7 +15,7 @@ const ServiceEnv = GrpcServiceEnv.extend({
 });
 const SECRET = 's'.repeat(32);
 const NUMBERS = ['METRICS_PORT', 'SHUTDOWN_DELAY_MS', 'SHUTDOWN_TIMEOUT_MS', 'GRPC_MAX_CONNECTION_AGE_MS', 'GRPC_MAX_CONNECTION_AGE_GRACE_MS', 'GRPC_PORT', 'DB_POOL_MAX'] as const;
-const NAMES = [...NUMBERS, 'LOG_LEVEL', 'METRICS_HOST', 'INTERNAL_AUTH_SECRET', 'MIGRATE_ON_START', 'GRPC_HOST', 'PUBLIC_BASE_URL', 'PROJECTOR_ENABLED', 'UNRELATED'];
+const NAMES = [...NUMBERS, 'HEAP_GROWING_PERCENT', 'LOG_LEVEL', 'METRICS_HOST', 'INTERNAL_AUTH_SECRET', 'MIGRATE_ON_START', 'GRPC_HOST', 'PUBLIC_BASE_URL', 'PROJECTOR_ENABLED', 'UNRELATED'];
 
 const value = fc.oneof(
   fc.constantFrom('', ' ', '0', '1', '-1', '65535', '65536', '1e3', '0x10', '1.5', 'NaN', 'Infinity', 'true', 'info', 'http://x', SECRET, '9'.repeat(400)),
@@ -53,12 +53,19 @@ describe('environment settings, property-based', () => {
   it('when a variable is set but empty or blank, then it counts as unset: its default, never 0', () => {
     const defaults = parseEnv(ServiceEnv, { INTERNAL_AUTH_SECRET: SECRET });
     fc.assert(
-      fc.property(fc.subarray([...NUMBERS, 'LOG_LEVEL', 'GRPC_HOST', 'PUBLIC_BASE_URL', 'PROJECTOR_ENABLED'] as const), fc.constantFrom('', ' ', '\t'), (names, blank) => {
+      fc.property(fc.subarray([...NUMBERS, 'HEAP_GROWING_PERCENT', 'LOG_LEVEL', 'GRPC_HOST', 'PUBLIC_BASE_URL', 'PROJECTOR_ENABLED'] as const), fc.constantFrom('', ' ', '\t'), (names, blank) => {
         const env = Object.fromEntries(names.map((name) => [name, blank]));
         expect(parseEnv(ServiceEnv, { INTERNAL_AUTH_SECRET: SECRET, ...env })).toEqual(defaults);
       }),
       runs(300),
     );
+  });
+
+  it("when HEAP_GROWING_PERCENT is unset, then the heap doubles between full collections (100); 0 leaves it to V8; past 1000 it is refused", () => {
+    expect(parseEnv(ServiceEnv, { INTERNAL_AUTH_SECRET: SECRET }).HEAP_GROWING_PERCENT).toBe(100);
+    expect(parseEnv(ServiceEnv, { INTERNAL_AUTH_SECRET: SECRET, HEAP_GROWING_PERCENT: '0' }).HEAP_GROWING_PERCENT).toBe(0);
+    expect(() => parseEnv(ServiceEnv, { INTERNAL_AUTH_SECRET: SECRET, HEAP_GROWING_PERCENT: '1001' })).toThrow(ConfigError);
+    expect(() => parseEnv(ServiceEnv, { INTERNAL_AUTH_SECRET: SECRET, HEAP_GROWING_PERCENT: '1.5' })).toThrow(ConfigError);
   });
 
   // Found by the property above: `SHUTDOWN_TIMEOUT_MS=` (as an env file or a manifest's empty value writes it) was read as 0.

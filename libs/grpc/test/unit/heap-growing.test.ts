@@ -23,19 +23,25 @@ setTimeout(() => console.log(JSON.stringify({ full, kept: kept.length })), 50);
 `;
 
 async function fullCollections(percent: number): Promise<number> {
+  // Without the coverage collection a run of the suite with coverage gives its children: it slows the churn several times.
+  const env = { ...process.env };
+  delete env.NODE_V8_COVERAGE;
   const { stdout } = await promisify(execFile)(
     process.execPath,
-    ['--conditions=development', '--disable-warning=ExperimentalWarning', '--max-old-space-size=384', '--input-type=module', '--eval', CHURN, String(percent)],
-    { timeout: 30_000 },
+    // The gateway's chart options: its heap limit and young generation.
+    ['--conditions=development', '--disable-warning=ExperimentalWarning', '--max-old-space-size=384', '--max-semi-space-size=16', '--input-type=module', '--eval', CHURN, String(percent)],
+    { timeout: 30_000, env },
   );
   return (JSON.parse(stdout) as { full: number }).full;
 }
 
 describe('the heap growing between full collections', () => {
-  it('when a process under a chart-sized heap limit lets its heap double (100 %), then it runs fewer full collections than with V8 deciding (0)', async () => {
+  it('when a process under a chart-sized heap limit lets its heap double (the default, 100 %), then it runs at most four fifths of the full collections it runs with V8 deciding (0)', async () => {
+    // 100 is HEAP_GROWING_PERCENT's default (libs/config's tests hold it).
     const decided = await fullCollections(0);
     const doubling = await fullCollections(100);
     expect(decided).toBeGreaterThan(0);
-    expect(doubling).toBeLessThan(decided);
+    // 7 or 8 against 12 to 14 here: V8's own growth under this limit is about 1.3 times.
+    expect(doubling).toBeLessThanOrEqual(decided * 0.8);
   }, 60_000);
 });
