@@ -1,11 +1,11 @@
 -- A record's taxon and dates as one range on one number line, for the commonest page of a
 -- recording website: one species (or a few) in a date window. Each taxon has its own stretch of
 -- 2^20 days from 1700 (dates outside it are taken as its ends), so a taxon's records in a window
--- are one range overlap, answered by a GiST index of one range column: core PostgreSQL, and as
--- cheap to keep up to date as the dates' own index. A taxon id off the number line (negative, or
--- 2^43 - 1 and up, whose last day's range would overflow) gets an unbounded range, which every
--- window overlaps; the plain comparison of taxon, which a page keeps, decides for it (see
--- standard-params.ts).
+-- are one range overlap, answered by a GiST index of one range column: core PostgreSQL, and cheap
+-- enough to keep up to date that POSTs measured the same with it (decision 0031). A taxon id off
+-- the number line (negative, or 2^43 - 1 and up, whose last day's range would overflow) gets an
+-- unbounded range, which every window overlaps; the plain comparison of taxon, which a page keeps,
+-- decides for it (see standard-params.ts).
 CREATE FUNCTION reports.taxon_day(taxon bigint, day date, open_end bigint) RETURNS bigint
   LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
   SELECT taxon * 1048576 + CASE
