@@ -50,7 +50,6 @@ const occurrences: ReportParam[] = [
     description: 'Only records dated on or after this date (YYYY-MM-DD)',
     datatype: 'date',
     where: [DATES_OVERLAP, 'o.date_end >= #date_from#'],
-    alone: 'o.date_end >= #date_from#',
   }),
   optional({
     name: 'date_to',
@@ -58,7 +57,6 @@ const occurrences: ReportParam[] = [
     description: 'Only records dated on or before this date (YYYY-MM-DD)',
     datatype: 'date',
     where: [DATES_OVERLAP, 'o.date_start <= #date_to#'],
-    alone: 'o.date_start <= #date_to#',
   }),
   optional({
     name: 'edited_date_from',

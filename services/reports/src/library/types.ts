@@ -18,7 +18,10 @@ export type ReportParam = {
    * value: one index then serves both, and the planner is not led to combine another for them.
    */
   supersedes?: string[];
-  /** Its conditions on itself alone, for a report that replaces a parameter its `where` names. */
+  /**
+   * Its conditions on itself alone, for a report that replaces a parameter its `where` names;
+   * without it, those of its conditions that name no other parameter.
+   */
   alone?: string | string[];
   lookupValues?: Record<string, string>;
   /** Other names a caller may give the parameter by (the warehouse's standard names). */
