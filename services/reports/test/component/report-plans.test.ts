@@ -130,4 +130,15 @@ describe('a report page over many records', () => {
       expect(answered.count).toBe(rows.length > 10_000 ? 0 : rows.length);
     }
   });
+
+  it("when the taxa's windows are asked for, then each taxon gets its stretch within the window, and a taxon off the line or missing a range below the line", async () => {
+    // 2021-03-01 is day 117 302 after 1700-01-01; each taxon's stretch is 2^20 days long.
+    const windows = async (taxa: (string | null)[] | null, from: string | null, to: string | null) =>
+      (await seed.query<{ windows: string }>('SELECT reports.taxa_windows($1::bigint[], $2::date, $3::date)::text AS windows', [taxa, from, to])).rows[0].windows;
+    expect(await windows(['1'], '2021-03-01', '2021-03-31')).toBe('{"[1165878,1165909)"}');
+    expect(await windows(['1', null, '-1', '8796093022207'], null, null)).toBe('{"[1048576,2097152)","[-1,0)","[-1,0)","[-1,0)"}');
+    expect(await windows(['2'], '2021-03-31', '2021-03-01')).toBe('{"[2214454,2214455)"}');
+    expect(await windows(['8796093022206'], '2021-03-01', null)).toBe('{"[9223372036852795958,9223372036853727232)"}');
+    expect(await windows(null, '2021-03-01', '2021-03-31')).toBe('{}');
+  });
 });
