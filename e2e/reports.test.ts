@@ -555,14 +555,23 @@ describe('a library with markup in its titles and parameters', () => {
   });
 });
 
-describe('a count limit (REPORT_COUNT_LIMIT)', () => {
+describe('a second reports replica: a count limit (REPORT_COUNT_LIMIT), counts kept until the read model changes (REPORT_COUNT_CACHE_MS)', () => {
   let reports: ChildProcess;
   let gateway: ExtraGateway;
+  let metricsUrl: string;
   const limitMarker = `counted${stamp}`;
 
   beforeAll(async () => {
-    const port = await freePort();
-    reports = spawnService('reports', { DATABASE_URL: inject('databaseUrl'), GRPC_HOST: '127.0.0.1', GRPC_PORT: String(port), PROJECTOR_ENABLED: 'false', REPORT_COUNT_LIMIT: '3' });
+    const [port, metricsPort] = [await freePort(), await freePort()];
+    metricsUrl = `http://127.0.0.1:${metricsPort}/metrics`;
+    reports = spawnService('reports', {
+      DATABASE_URL: inject('databaseUrl'),
+      GRPC_HOST: '127.0.0.1',
+      GRPC_PORT: String(port),
+      METRICS_PORT: String(metricsPort),
+      PROJECTOR_ENABLED: 'false',
+      REPORT_COUNT_LIMIT: '3',
+    });
     for (let i = 0; i < 300 && !(await grpcServing(`127.0.0.1:${port}`, 'reports.v1.ReportsService')); i++) await new Promise((resolve) => setTimeout(resolve, 50));
     gateway = await startGateway({ authentication_methods: { jwtUser: { allow_http: true } } }, { REPORTS_ADDR: `127.0.0.1:${port}` });
     const posted = await api('POST', '/samples', {
@@ -589,5 +598,26 @@ describe('a count limit (REPORT_COUNT_LIMIT)', () => {
     expect(within.status, within.text).toBe(200);
     expect(within.body.count).toBe(3);
     expect(within.body.paging.next).toContain('known_count=3');
+  });
+
+  it("when a page is asked for again, then its count is the one kept; when the other replica's projector applies a new record, then it is counted again", async () => {
+    /** This replica's report counts so far, by where each came from. */
+    const counts = async () => {
+      const text = await (await fetch(metricsUrl)).text();
+      const of = (source: string) => Number(text.split('\n').find((line) => line.startsWith(`reports_page_counts_total{source="${source}"}`))?.split(' ')[1] ?? 0);
+      return { database: of('database'), cache: of('cache') };
+    };
+    const page = `${gateway.services}${EXPLORE}?location_name=${limitMarker}&taxa_taxon_list_id=1,2&limit=1`;
+    const counted = async () => (await api('GET', page, { token: demoToken })).body.count;
+    expect(await counted()).toBe(2);
+    const before = await counts();
+    expect(await counted()).toBe(2);
+    expect(await counted()).toBe(2);
+    expect(await counts()).toEqual({ database: before.database, cache: before.cache + 2 });
+
+    const posted = await api('POST', '/samples', { token: demoToken, body: sampleSubmission({ location_name: limitMarker }, { occurrences: [{ values: { taxa_taxon_list_id: 2 } }] }) });
+    expect(posted.status, posted.text).toBe(201);
+    await eventually(async () => expect(await counted()).toBe(3));
+    expect((await counts()).database).toBeGreaterThan(before.database);
   });
 });

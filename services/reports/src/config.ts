@@ -8,6 +8,14 @@ export const ReportsEnv = GrpcServiceEnv.extend({
   REPORT_TIMEOUT_MS: z.coerce.number().int().min(1).default(60_000).describe('longest a report query may run'),
   REPORT_COUNT_TIMEOUT_MS: z.coerce.number().int().min(1).default(5_000).describe('longest a report page waits for its total count; slower counts are left out'),
   REPORT_COUNT_LIMIT: z.coerce.number().int().min(0).default(10_000).describe('rows a report page counts at most; a page of more goes without its count (0: no limit)'),
+  REPORT_COUNT_CACHE_MS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(60_000)
+    .describe(
+      "how long a report page's total count is kept for the pages after it while the read model does not change; 0: every page counts (counts read on a standby are never kept)",
+    ),
   REPORT_PAGE_COST: z.coerce
     .number()
     .min(0)

@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url';
+import { Invalidation } from '@rex/cache';
 import { followNotifications, superviseDatabase } from '@rex/db';
 import { serveGrpc, type ServedGrpc } from '@rex/grpc';
 import type { Logger } from '@rex/logger';
@@ -6,6 +7,7 @@ import { reportsV1, type ReportsServiceHandlers } from '@rex/protos';
 import type { ReportsConfig } from './config.ts';
 import { SCHEMA, migrations } from './db/migrations.ts';
 import { createReportsPools } from './db/pools.ts';
+import { READ_MODEL_CHANGED, reportCounts } from './db/report-counts.ts';
 import { ChangeSignal } from './domain/change-signal.ts';
 import { changeHandlers } from './handlers/changes.ts';
 import { exchangeHandlers } from './handlers/exchange.ts';
@@ -22,17 +24,22 @@ export function startReportsServer(config: ReportsConfig, logger: Logger): Promi
   // Long-polling feed readers wake when the projector (in whichever replica) commits a batch; a lost notification costs at most a second.
   const changeSignal = new ChangeSignal();
   const changeListener = followNotifications({ url: config.DATABASE_URL, channel: CHANGES_CHANNEL, onChange: () => changeSignal.wake(), logger });
+  // Counts are kept while the read model is unchanged: every change to it notifies, and this replica then forgets them.
+  const countChanges = new Invalidation();
+  const counts = reportCounts(pools.count, { countLimit: config.REPORT_COUNT_LIMIT, cacheMs: config.REPORT_COUNT_CACHE_MS, invalidation: countChanges });
+  const countListener =
+    config.REPORT_COUNT_CACHE_MS > 0 ? followNotifications({ url: config.DATABASE_URL, channel: READ_MODEL_CHANGED, onChange: () => countChanges.invalidate(), logger }) : undefined;
   const projector = { name: 'projector', start: () => startProjector(pools.write, logger, { batchSize: config.PROJECTOR_BATCH_SIZE, idleMs: config.PROJECTOR_IDLE_MS, analyzeEveryMs: config.PROJECTOR_ANALYZE_EVERY_MS }) };
   return serveGrpc<ReportsServiceHandlers>({
     definition: reportsV1.ReportsService.service,
-    handlers: { ...reportHandlers(catalogue, pools, config.REPORT_COUNT_LIMIT), ...exchangeHandlers(pools.read), ...changeHandlers(pools.read, changeSignal) },
+    handlers: { ...reportHandlers(catalogue, pools.read, counts, config.REPORT_COUNT_LIMIT), ...exchangeHandlers(pools.read), ...changeHandlers(pools.read, changeSignal) },
     settings: config,
     logger,
     database: (hooks) => superviseDatabase({ pool: pools.write, readPool: pools.read, schema: SCHEMA, migrations: migrations(), applyMigrations: config.MIGRATE_ON_START === 'true', logger, ...hooks }),
     jobs: config.PROJECTOR_ENABLED === 'true' ? [projector] : [],
     closing: () => changeSignal.close(),
     release: async () => {
-      await changeListener.stop();
+      await Promise.all([changeListener.stop(), countListener?.stop()]);
       await pools.end();
     },
   });

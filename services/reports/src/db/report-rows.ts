@@ -7,15 +7,12 @@ import { REPORT_TYPES } from './report-types.ts';
 /** Rows fetched at a time, and the largest page read in one round trip. */
 export const BATCH_ROWS = 500;
 
-/** PostgreSQL's code for a statement cancelled by statement_timeout. */
-const QUERY_CANCELED = '57014';
-
 /**
  * A report's SQL as a named statement: prepared on a connection the first time it runs there,
  * then run without being parsed again (reading connections are replaced after a set number of
  * queries, which bounds what each keeps). The same text always gets the same name.
  */
-const statementName = (sql: string): string => {
+export const statementName = (sql: string): string => {
   let name = statementNames.get(sql);
   if (name === undefined) {
     // The texts are the reports' queries, one per combination of parameters given: few, but not bounded.
@@ -27,22 +24,6 @@ const statementName = (sql: string): string => {
 };
 const statementNames = new Map<string, string>();
 const STATEMENT_NAMES_KEPT = 1_000;
-
-/**
- * Rows in all pages, on a pool whose statement timeout is short: a count that
- * takes longer is given up (undefined) and the page goes without it, as does
- * one of more rows than the count limit (so a count's cost does not grow with
- * the data beyond the limit).
- */
-export async function countRows(countPool: Pool, compiled: CompiledReport, countLimit: number): Promise<number | undefined> {
-  try {
-    const count = Number((await countPool.query({ name: statementName(compiled.countSql), text: compiled.countSql, values: compiled.countValues })).rows[0].count);
-    return countLimit && count > countLimit ? undefined : count;
-  } catch (error) {
-    if ((error as { code?: string }).code === QUERY_CANCELED) return undefined;
-    throw error;
-  }
-}
 
 /**
  * Closes a cursor; true when the connection is fit for the next caller. On a

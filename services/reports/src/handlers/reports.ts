@@ -1,7 +1,8 @@
 import type { Pool } from '@rex/db';
 import { badRequest, forbidden, notFound, writeMessage, type Handlers } from '@rex/grpc';
 import { toJsonRows, type FolderEntry, type ReportAccess__Output, type ReportsServiceHandlers } from '@rex/protos';
-import { countRows, reportRows } from '../db/report-rows.ts';
+import type { ReportCounts } from '../db/report-counts.ts';
+import { reportRows } from '../db/report-rows.ts';
 import { reportVerdict } from '../domain/access.ts';
 import { cellText } from '../domain/report-values.ts';
 import { NotAllowedError, visibilityFor } from '../domain/visibility.ts';
@@ -26,7 +27,8 @@ function findReport(catalogue: Catalogue, path: string, access: ReportAccess__Ou
 
 export function reportHandlers(
   catalogue: Catalogue,
-  pools: { read: Pool; count: Pool },
+  read: Pool,
+  counts: ReportCounts,
   countLimit = 0,
 ): Pick<Handlers<ReportsServiceHandlers>, 'ListFolder' | 'DescribeReport' | 'RunReport'> {
   /** A folder's entries that the caller may see; folders with nothing visible in them are left out. */
@@ -98,11 +100,11 @@ export function reportHandlers(
         if (error instanceof NotAllowedError) throw forbidden(error.message);
         throw error;
       }
-      // The count runs beside the rows' query, on its own connection.
-      const counting = request.wantCount ? countRows(pools.count, compiled, countLimit) : undefined;
+      // The count runs beside the rows' query, on its own connection, unless it is kept from an earlier page.
+      const counting = request.wantCount ? counts.count(compiled) : undefined;
       counting?.catch(() => undefined);
       let headSent = false;
-      for await (const rows of reportRows(pools.read, compiled, request.limit)) {
+      for await (const rows of reportRows(read, compiled, request.limit)) {
         if (!headSent) {
           const count = counting ? await counting : 0;
           await writeMessage(call, {

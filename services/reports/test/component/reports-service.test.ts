@@ -5,6 +5,7 @@ import * as grpc from '@grpc/grpc-js';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from '@rex/config';
 import { createPool, withTransaction } from '@rex/db';
+import { registry } from '@rex/telemetry';
 import {
   fromJsonRows,
   fromJsonValues,
@@ -33,6 +34,7 @@ const reporter = userOf(WEBSITE, 12, { scope: 'SCOPE_REPORTING' });
 const stranger = userOf(2, 20, { scope: 'SCOPE_REPORTING' });
 const MARKER = 'component-pond';
 
+let databaseUrl: string;
 let records: Unary<RecordsServiceClient>;
 let reports: ReturnType<typeof clientOf<ReportsServiceClient>>;
 let ownOccurrences: string[];
@@ -57,14 +59,14 @@ async function run(auth: AuthContext, request: Partial<RunReportRequest> = {}) {
 
 const occurrenceIds = async (auth: AuthContext) => (await run(auth)).rows.map((row) => String(row.occurrence_id)).sort();
 
-async function createSample(auth: AuthContext, occurrences: FieldValues[]) {
-  const values = { survey_id: '1', date: '2026-05-01', entered_sref: 'SU1234', entered_sref_system: 'OSGB', location_name: MARKER };
+async function createSample(auth: AuthContext, occurrences: FieldValues[], locationName = MARKER) {
+  const values = { survey_id: '1', date: '2026-05-01', entered_sref: 'SU1234', entered_sref_system: 'OSGB', location_name: locationName };
   const { saved } = await records.CreateSample({ auth, submission: { values: toJsonValues(values), occurrences: occurrences.map((o) => ({ values: toJsonValues(o) })) }, idempotencyKey: '' });
   return { id: String(fromJsonValues(saved!.values).id), occurrences: saved!.occurrences.map((o) => String(fromJsonValues(o.values).id)) };
 }
 
 beforeAll(async () => {
-  const databaseUrl = await freshDatabase('reports');
+  databaseUrl = await freshDatabase('reports');
   const recordsServed = await serve('records.v1.RecordsService', () =>
     startRecordsServer(settings(RecordsEnv, { DATABASE_URL: databaseUrl, MIGRATE_ON_START: 'true', REFERENCE_CACHE_TTL_MS: '0' }), silentLogger('records')),
   );
@@ -119,6 +121,62 @@ describe('running a report', () => {
     // FAILED_PRECONDITION: a request the client must change (the gateway's 400 with the message).
     await expect(run(owner, { parameters: { survey_id: 'abc' } })).rejects.toMatchObject({ code: grpc.status.FAILED_PRECONDITION, details: expect.stringMatching(/survey_id/) });
     await expect(run(owner, { orderBy: 'nonsense' })).rejects.toMatchObject({ code: grpc.status.FAILED_PRECONDITION });
+  });
+});
+
+/** Report pages' counts so far, by where they came from. */
+async function countsAnswered(): Promise<{ database: number; cache: number }> {
+  const metric = await registry.getSingleMetric('reports_page_counts_total')!.get();
+  const of = (source: string) => metric.values.find((value) => value.labels.source === source)?.value ?? 0;
+  return { database: of('database'), cache: of('cache') };
+}
+
+describe('counts kept between pages (REPORT_COUNT_CACHE_MS)', () => {
+  it('when the same page is asked for again, then its count is the one kept, and a caller who sees other rows gets its own count', async () => {
+    const before = await countsAnswered();
+    expect((await run(reporter)).count).toBe(3);
+    expect((await run(reporter)).count).toBe(3);
+    expect(await countsAnswered()).toEqual({ database: before.database + 1, cache: before.cache + 1 });
+    // The same report with the same parameters, counted for each caller's rows.
+    expect((await run(colleague)).count).toBe(1);
+    expect((await run(stranger)).count).toBe(0);
+    expect((await run(owner, { parameters: { location_name: MARKER, taxa_taxon_list_id: '1' } })).count).toBe(1);
+    expect((await countsAnswered()).database).toBe(before.database + 4);
+  });
+
+  it('when the read model changes, through the projector or by plain SQL, then the next page counts again', async () => {
+    const place = 'component-kept-count';
+    const counted = async () => (await run(owner, { parameters: { location_name: place } })).count;
+    const elsewhere = await createSample(owner, [{ taxa_taxon_list_id: '2' }], 'component-elsewhere');
+    expect(await counted()).toBe(0);
+    expect(await counted()).toBe(0);
+    await createSample(owner, [{ taxa_taxon_list_id: '1' }], place);
+    await vi.waitFor(async () => expect(await counted()).toBe(1), { timeout: 10_000, interval: 50 });
+    // A change the projector did not make: the page's rows and its count follow it all the same.
+    await vi.waitFor(async () => expect((await run(owner, { parameters: { location_name: 'component-elsewhere' } })).count).toBe(1), { timeout: 10_000, interval: 50 });
+    const pool = createPool(databaseUrl, { max: 1, applicationName: 'component-direct-write' });
+    try {
+      expect(await counted()).toBe(1);
+      await pool.query('UPDATE reports.occurrences SET location_name = $1 WHERE id = $2', [place, elsewhere.occurrences[0]]);
+      await vi.waitFor(async () => expect(await counted()).toBe(2), { timeout: 5_000, interval: 50 });
+    } finally {
+      await pool.end();
+    }
+  });
+
+  it('when the read model gains a table, then it notifies its changes like the others (every table has the trigger)', async () => {
+    const pool = createPool(databaseUrl, { max: 1, applicationName: 'component-triggers' });
+    try {
+      const { rows } = await pool.query<{ table: string; notifies: boolean }>(
+        `SELECT t.tablename AS table,
+                EXISTS (SELECT 1 FROM pg_trigger g WHERE g.tgrelid = format('reports.%I', t.tablename)::regclass AND g.tgname = 'notify_change') AS notifies
+           FROM pg_tables t WHERE t.schemaname = 'reports' AND t.tablename <> 'schema_migrations' ORDER BY 1`,
+      );
+      expect(rows.map((row) => row.table)).toContain('occurrences');
+      expect(rows.filter((row) => !row.notifies)).toEqual([]);
+    } finally {
+      await pool.end();
+    }
   });
 });
 
