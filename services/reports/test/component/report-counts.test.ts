@@ -1,0 +1,73 @@
+// Which counts reports keeps for the pages after them, on a real database: a count that timed out
+// or that began before the read model changed is made again; one over the limit is kept as none.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Invalidation } from '@rex/cache';
+import { createPool, type Pool } from '@rex/db';
+import { reportCounts } from '../../src/db/report-counts.ts';
+import type { CompiledReport } from '../../src/library/compile.ts';
+import { freshDatabase } from '../../../../component/support/served.ts';
+
+let pool: Pool;
+
+/** A report whose count is `rows` rows, found after `seconds`. */
+const countOf = (rows: number, seconds = 0) =>
+  ({ countSql: 'SELECT count(*) AS count FROM generate_series(1, $1::int) AS n, pg_sleep($2::float8)', countValues: [rows, seconds] }) as unknown as CompiledReport;
+
+/** A counter whose database counts are noted as they are made. */
+function counter(options: { countLimit?: number } = {}) {
+  const invalidation = new Invalidation();
+  let made = 0;
+  const noting = {
+    query: (...args: Parameters<Pool['query']>) => {
+      made += 1;
+      return (pool.query as (...a: Parameters<Pool['query']>) => ReturnType<Pool['query']>)(...args);
+    },
+  } as unknown as Pool;
+  const counts = reportCounts(noting, { countLimit: options.countLimit ?? 0, cacheMs: 60_000, invalidation });
+  return { counts, invalidation, made: () => made };
+}
+
+beforeAll(async () => {
+  pool = createPool(await freshDatabase('report_counts'), { max: 2, applicationName: 'component-report-counts', statementTimeoutMs: 200 });
+});
+
+afterAll(async () => {
+  await pool.end();
+});
+
+describe('counts kept for the pages after them', () => {
+  it('when the same count is asked for again, then it is kept; other values are counted on their own', async () => {
+    const { counts, made } = counter();
+    expect(await counts.count(countOf(3))).toBe(3);
+    expect(await counts.count(countOf(3))).toBe(3);
+    expect(made()).toBe(1);
+    expect(await counts.count(countOf(4))).toBe(4);
+    expect(made()).toBe(2);
+  });
+
+  it('when the read model changes while a count runs, then that count is answered but not kept', async () => {
+    const { counts, invalidation, made } = counter();
+    const running = counts.count(countOf(5, 0.05));
+    invalidation.invalidate();
+    expect(await running).toBe(5);
+    expect(await counts.count(countOf(5, 0.05))).toBe(5);
+    expect(made()).toBe(2);
+    expect(await counts.count(countOf(5, 0.05))).toBe(5);
+    expect(made()).toBe(2);
+  });
+
+  it('when a count takes longer than its timeout, then the page goes without it and the next page counts again', async () => {
+    const { counts, made } = counter();
+    expect(await counts.count(countOf(2, 0.5))).toBeUndefined();
+    expect(await counts.count(countOf(2, 0.5))).toBeUndefined();
+    expect(made()).toBe(2);
+  });
+
+  it('when there are more rows than the count limit, then the page goes without a count, and that is kept', async () => {
+    const { counts, made } = counter({ countLimit: 3 });
+    expect(await counts.count(countOf(4))).toBeUndefined();
+    expect(await counts.count(countOf(4))).toBeUndefined();
+    expect(made()).toBe(1);
+    expect(await counts.count(countOf(3))).toBe(3);
+  });
+});
