@@ -60,7 +60,7 @@ export function reportCounts(countPool: Pool, options: { countLimit: number; cac
 
   return {
     async count(compiled) {
-      const text = `SELECT counted.count, pg_is_in_recovery() AS standby FROM (${compiled.countSql}) AS counted`;
+      const text = `SELECT page_count.count, pg_is_in_recovery() AS standby FROM (${compiled.countSql}) AS page_count`;
       const name = statementName(text);
       const key = `${name} ${JSON.stringify(compiled.countValues)}`;
       let counted = kept.get(key);
