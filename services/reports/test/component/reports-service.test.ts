@@ -158,11 +158,12 @@ describe('counts kept between pages (REPORT_COUNT_CACHE_MS)', () => {
     expect(await counted()).toBe(0);
     await createSample(owner, [{ taxa_taxon_list_id: '1' }], place);
     await vi.waitFor(async () => expect(await counted()).toBe(1), { timeout: 10_000, interval: 50 });
-    // A change the projector did not make: the page's rows and its count follow it all the same.
+    // The other sample reaches the read model before it is changed there (the projector would write over the change).
     await vi.waitFor(async () => expect((await run(owner, { parameters: { location_name: 'component-elsewhere' } })).count).toBe(1), { timeout: 10_000, interval: 50 });
     const pool = createPool(databaseUrl, { max: 1, applicationName: 'component-direct-write' });
     try {
       expect(await counted()).toBe(1);
+      // A change the projector did not make: the count follows it all the same.
       await pool.query('UPDATE reports.occurrences SET location_name = $1 WHERE id = $2', [place, elsewhere.occurrences[0]]);
       await vi.waitFor(async () => expect(await counted()).toBe(2), { timeout: 5_000, interval: 50 });
     } finally {
