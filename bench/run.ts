@@ -219,11 +219,11 @@ async function reportsServed(metricsUrl: string): Promise<number> {
   return line ? Number(line.split(' ').pop()) : 0;
 }
 
-/** Report pages' counts a reports replica has made in the database and answered from those it keeps, from its metrics. */
-async function reportCounts(metricsUrl: string): Promise<{ database: number; cache: number }> {
+/** Report pages' counts a reports replica has made in the database, answered from those it keeps, and shared with a page counting, from its metrics. */
+async function reportCounts(metricsUrl: string): Promise<{ database: number; cache: number; shared: number }> {
   const text = await (await fetch(metricsUrl)).text();
   const of = (source: string) => Number(text.split('\n').find((l) => l.startsWith(`reports_page_counts_total{source="${source}"}`))?.split(' ').pop() ?? 0);
-  return { database: of('database'), cache: of('cache') };
+  return { database: of('database'), cache: of('cache'), shared: of('shared') };
 }
 
 /**
@@ -632,8 +632,8 @@ try {
       });
       // The page's count is kept between pages (REPORT_COUNT_CACHE_MS; BENCH_SUITE_ENV='{"REPORT_COUNT_CACHE_MS":"0"}' counts every page).
       const counts = await reportCounts(`http://127.0.0.1:${reportsMetricsPort}/metrics`);
-      const [counted, kept] = [counts.database - countsBefore.database, counts.cache - countsBefore.cache];
-      const countsNote = `counts: ${counted} made, ${kept} kept from an earlier page`;
+      const [counted, kept, shared] = [counts.database - countsBefore.database, counts.cache - countsBefore.cache, counts.shared - countsBefore.shared];
+      const countsNote = `counts: ${counted} made, ${shared} shared with a page counting, ${kept} kept from an earlier page`;
       reportResults.push(`| ${result.name} (${countsNote}) | ${result.rps.toFixed(0)} | ${result.p50} | ${result.p99} | ${result.errors} |`);
       if (ONLY.has('o')) {
         const [replicaPort, replicaMetricsPort] = [await freePort(), await freePort()];

@@ -115,12 +115,10 @@ export function createDirectory(db: Pool, ttlMs: number, jwksCacheMs = 10 * 60_0
   // website's) is not looked up in the database each time; a flood only
   // pushes other unknown names out of it.
   const known = (value: unknown) => value !== null;
-  const unknownNames = new TtlCache<boolean>(ttlMs, 1_000, changes);
+  const unknownNames = new TtlCache<unknown>(ttlMs, 1_000, changes);
   async function unlessUnknown<V>(kind: string, name: string, lookUp: () => Promise<V | null>): Promise<V | null> {
-    let found = null as V | null;
-    // Only "unknown" is kept, and not when the auth schema changed while it was looked up.
-    const unknown = await unknownNames.getOrLoad(`${kind}\0${name}`, async () => (found = await lookUp()) === null, (isUnknown) => isUnknown);
-    return unknown ? null : found;
+    // Only "unknown" (null) is kept, and not when the auth schema changed while it was looked up.
+    return (await unknownNames.getOrLoad(`${kind}\0${name}`, lookUp, (found) => found === null)) as V | null;
   }
   // A name from a credential that no website or client can have: looked up nowhere.
   const unusableName = (name: string) => name.length > 2_000 || name.includes('\0');

@@ -46,3 +46,19 @@ describe('website lookups by url', () => {
     expect(asked).toEqual(['http://later', 'http://later']);
   });
 });
+
+describe('lookups asked for at once', () => {
+  it('when one website is looked up by many requests at once, then the database is asked once and every request finds it', async () => {
+    const { db, asked } = database();
+    const directory = createDirectory(db, 60_000);
+    const found = await Promise.all(Array.from({ length: 8 }, () => directory.websiteByUrl('http://known')));
+    expect(found.map((website) => website?.id)).toEqual(Array(8).fill('1'));
+    expect(asked).toEqual(['http://known']);
+  });
+
+  it('when a url no website has is looked up by many requests at once, then every one finds nothing', async () => {
+    const { db } = database();
+    const directory = createDirectory(db, 60_000);
+    expect(await Promise.all(Array.from({ length: 8 }, () => directory.websiteByUrl('http://made-up')))).toEqual(Array(8).fill(null));
+  });
+});

@@ -16,7 +16,7 @@ const COUNTS_KEPT = 10_000;
 const countsAnswered = use(
   new prom.Counter({
     name: 'reports_page_counts_total',
-    help: "Report pages' total counts, by where each came from: counted in the database or kept from an earlier page",
+    help: "Report pages' total counts, by where each came from: counted in the database, kept from an earlier page, or shared with a page that was counting it",
     labelNames: ['source'] as const,
     registers: [],
   }),
@@ -38,9 +38,11 @@ export type ReportCounts = { count(compiled: CompiledReport): Promise<number | u
  * carry the caller's visibility, so a count is only ever answered to callers who
  * see the same rows), and forgotten when `invalidation` fires: on every change
  * to the read model (READ_MODEL_CHANGED). A count that began before a change is
- * not kept. Counts that timed out are not kept: the next page tries again. Nor
- * are counts read on a standby (REPORTS_DATABASE_URL on a read replica), which
- * may apply a change after its notification has come from the primary.
+ * not kept. Pages that ask for a count while it is being made wait for it rather
+ * than count again, unless the read model changed since it began. Counts that
+ * timed out are not kept: the next page tries again. Nor are counts read on a
+ * standby (REPORTS_DATABASE_URL on a read replica), which may apply a change
+ * after its notification has come from the primary.
  */
 export function reportCounts(countPool: Pool, options: { countLimit: number; cacheMs: number; invalidation: Invalidation }): ReportCounts {
   const kept = new TtlCache<Counted>(options.cacheMs, COUNTS_KEPT, options.invalidation);
@@ -62,13 +64,21 @@ export function reportCounts(countPool: Pool, options: { countLimit: number; cac
     async count(compiled) {
       const text = `SELECT page_count.count, pg_is_in_recovery() AS standby FROM (${compiled.countSql}) AS page_count`;
       const name = statementName(text);
+      if (options.cacheMs <= 0) return answer(await countRows(name, text, compiled.countValues));
       const key = `${name} ${JSON.stringify(compiled.countValues)}`;
       let counted = kept.get(key);
-      if (counted === undefined) counted = await kept.getOrLoad(key, () => countRows(name, text, compiled.countValues), keepable);
-      else countsAnswered.inc({ source: 'cache' });
-      return typeof counted === 'number' ? counted : undefined;
+      if (counted !== undefined) {
+        countsAnswered.inc({ source: 'cache' });
+      } else {
+        // Pages that miss the same count together wait for one count.
+        let counting = false;
+        counted = await kept.getOrLoad(key, () => ((counting = true), countRows(name, text, compiled.countValues)), keepable);
+        if (!counting) countsAnswered.inc({ source: 'shared' });
+      }
+      return answer(counted);
     },
   };
 }
 
+const answer = (counted: Counted): number | undefined => (typeof counted === 'number' ? counted : undefined);
 const keepable = (counted: Counted): boolean => counted !== 'timed out' && counted !== 'on a standby';

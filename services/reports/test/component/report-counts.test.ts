@@ -1,5 +1,6 @@
 // Which counts reports keeps for the pages after them, on a real database: a count that timed out
-// or that began before the read model changed is made again; one over the limit is kept as none.
+// or that began before the read model changed is made again; one over the limit is kept as none;
+// pages that ask for a count being made wait for it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Invalidation } from '@rex/cache';
 import { createPool, type Pool } from '@rex/db';
@@ -14,7 +15,7 @@ const countOf = (rows: number, seconds = 0) =>
   ({ countSql: 'SELECT count(*) AS count FROM generate_series(1, $1::int) AS n, pg_sleep($2::float8)', countValues: [rows, seconds] }) as unknown as CompiledReport;
 
 /** A counter whose database counts are noted as they are made. */
-function counter(options: { countLimit?: number } = {}) {
+function counter(options: { countLimit?: number; cacheMs?: number } = {}) {
   const invalidation = new Invalidation();
   let made = 0;
   const noting = {
@@ -23,7 +24,7 @@ function counter(options: { countLimit?: number } = {}) {
       return (pool.query as (...a: Parameters<Pool['query']>) => ReturnType<Pool['query']>)(...args);
     },
   } as unknown as Pool;
-  const counts = reportCounts(noting, { countLimit: options.countLimit ?? 0, cacheMs: 60_000, invalidation });
+  const counts = reportCounts(noting, { countLimit: options.countLimit ?? 0, cacheMs: options.cacheMs ?? 60_000, invalidation });
   return { counts, invalidation, made: () => made };
 }
 
@@ -69,5 +70,26 @@ describe('counts kept for the pages after them', () => {
     expect(await counts.count(countOf(4))).toBeUndefined();
     expect(made()).toBe(1);
     expect(await counts.count(countOf(3))).toBe(3);
+  });
+
+  it('when many pages ask for a count at once, then it is counted once and each page gets it', async () => {
+    const { counts, made } = counter();
+    expect(await Promise.all(Array.from({ length: 8 }, () => counts.count(countOf(6, 0.05))))).toEqual(Array(8).fill(6));
+    expect(made()).toBe(1);
+  });
+
+  it('when the read model changes while pages wait for a count, then a page that asks after the change counts again', async () => {
+    const { counts, invalidation, made } = counter();
+    const before = counts.count(countOf(7, 0.05));
+    invalidation.invalidate();
+    const after = counts.count(countOf(7, 0.05));
+    expect(await Promise.all([before, after])).toEqual([7, 7]);
+    expect(made()).toBe(2);
+  });
+
+  it('when counts are not kept (REPORT_COUNT_CACHE_MS=0), then every page counts, even pages at the same time', async () => {
+    const { counts, made } = counter({ cacheMs: 0 });
+    expect(await Promise.all([counts.count(countOf(2, 0.05)), counts.count(countOf(2, 0.05))])).toEqual([2, 2]);
+    expect(made()).toBe(2);
   });
 });
