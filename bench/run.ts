@@ -7,7 +7,9 @@
 //       in the backend's process (three processes, as the suite's GET)
 //   (e) POST /samples with 10 occurrences, each with 2 custom attribute values
 //   (f) GET /occurrences?limit=100: a page of the caller's own occurrences
-//   (r) a typical filtered report page over BENCH_REPORT_ROWS occurrences (default 100 000)
+//   (r) a typical filtered report page over BENCH_REPORT_ROWS occurrences (default 100 000); and the same page
+//       while samples are written (BENCH_WRITES_PER_SECOND, default 20), so that the projector changes the read
+//       model, and forgets the counts kept, all along
 //   (o) the same page as (r) through a new gateway whose REPORTS_ADDR lists two reports replicas
 //       (round robin, as a headless Service gives them), against a gateway started alike in front of
 //       one, in turn, three times each: the ratio of the medians, and each replica's share
@@ -68,6 +70,32 @@ async function load(name: string, options: autocannon.Options, expected = 200, r
   const unexpected = Object.entries(counts).reduce((sum, [status, { count }]) => sum + (Number(status) === expected ? 0 : count), 0);
   const statuses = Object.entries(counts).map(([status, { count }]) => `${status}×${count}`).join(', ');
   return { name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + unexpected, statuses };
+}
+
+/** Samples written a second during the second run of (r). */
+const WRITES_PER_SECOND = Number(process.env.BENCH_WRITES_PER_SECOND ?? 20);
+
+/** POSTs `body` to `url` at a steady rate until stopped; stopping waits for those in flight and says how many were created. */
+function writeSteadily(url: string, headers: Record<string, string>, body: string, perSecond: number): { stop: () => Promise<number> } {
+  let created = 0;
+  const inFlight = new Set<Promise<void>>();
+  const timer = setInterval(() => {
+    const write = fetch(url, { method: 'POST', headers, body })
+      .then(async (response) => {
+        await response.arrayBuffer();
+        if (response.status === 201) created += 1;
+      })
+      .catch(() => undefined)
+      .finally(() => inFlight.delete(write));
+    inFlight.add(write);
+  }, 1000 / perSecond);
+  return {
+    stop: async () => {
+      clearInterval(timer);
+      await Promise.all(inFlight);
+      return created;
+    },
+  };
 }
 
 /** How many samples (a) and its floors read in turn. */
@@ -625,16 +653,24 @@ try {
       say(`seeding ${REPORT_ROWS} occurrences into the read model`);
       await seedReadModel(databaseUrl, REPORT_ROWS);
       const countsBefore = await reportCounts(`http://127.0.0.1:${reportsMetricsPort}/metrics`);
-      const result = await load(`(r) filtered report page over ${REPORT_ROWS} occurrences`, {
-        // One species in one month of one website's records: a page a recording website shows.
-        url: `${explore}?taxa_taxon_list_id=1&date_from=2021-03-01&date_to=2021-03-31&limit=100`,
-        headers,
-      });
+      // One species in one month of one website's records: a page a recording website shows.
+      const pageOptions = { url: `${explore}?taxa_taxon_list_id=1&date_from=2021-03-01&date_to=2021-03-31&limit=100`, headers };
+      const result = await load(`(r) filtered report page over ${REPORT_ROWS} occurrences`, pageOptions);
       // The page's count is kept between pages (REPORT_COUNT_CACHE_MS; BENCH_SUITE_ENV='{"REPORT_COUNT_CACHE_MS":"0"}' counts every page).
-      const counts = await reportCounts(`http://127.0.0.1:${reportsMetricsPort}/metrics`);
-      const [counted, kept, shared] = [counts.database - countsBefore.database, counts.cache - countsBefore.cache, counts.shared - countsBefore.shared];
-      const countsNote = `counts: ${counted} made, ${shared} shared with a page counting, ${kept} kept from an earlier page`;
-      reportResults.push(`| ${result.name} (${countsNote}) | ${result.rps.toFixed(0)} | ${result.p50} | ${result.p99} | ${result.errors} |`);
+      const countsNote = (before: Awaited<ReturnType<typeof reportCounts>>, after: Awaited<ReturnType<typeof reportCounts>>) =>
+        `counts: ${after.database - before.database} made, ${after.shared - before.shared} shared with a page counting, ${after.cache - before.cache} kept from an earlier page`;
+      const countsAfter = await reportCounts(`http://127.0.0.1:${reportsMetricsPort}/metrics`);
+      reportResults.push(`| ${result.name} (${countsNote(countsBefore, countsAfter)}) | ${result.rps.toFixed(0)} | ${result.p50} | ${result.p99} | ${result.errors} |`);
+      // Every batch the projector applies forgets the counts kept: pages count again, and those that ask meanwhile share that count.
+      const writing = writeSteadily(`${services}/samples`, headers, sample(2), WRITES_PER_SECOND);
+      const underWrites = await load(`(r) the same page while ${WRITES_PER_SECOND} samples a second are written`, pageOptions);
+      const written = await writing.stop();
+      const countsUnderWrites = await reportCounts(`http://127.0.0.1:${reportsMetricsPort}/metrics`);
+      reportResults.push(
+        `| ${underWrites.name} (${countsNote(countsAfter, countsUnderWrites)}; ${written} samples written) | ${underWrites.rps.toFixed(0)} | ${underWrites.p50} | ${underWrites.p99} | ${underWrites.errors} |`,
+      );
+      const caughtUp = await projectorCaughtUp(databaseUrl);
+      if (caughtUp) say(`the projector applied the report run's writes ${caughtUp.toFixed(1)} s after it`);
       if (ONLY.has('o')) {
         const [replicaPort, replicaMetricsPort] = [await freePort(), await freePort()];
         const secret = { INTERNAL_AUTH_SECRET: suite.internalSecret, DATABASE_URL: databaseUrl };
