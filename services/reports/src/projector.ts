@@ -106,6 +106,22 @@ async function analyzeReadModel(client: PoolClient, check: StatisticsCheck): Pro
   await analyzeChangedTables(client, 'reports', check.everyMs);
 }
 
+/**
+ * Whether a batch would find anything to do: events it may apply, occurrences
+ * without attribute values, or statistics due to be looked at. An idle projector
+ * asks this every PROJECTOR_IDLE_MS: one statement, where a batch is a
+ * transaction of five round trips, each a system call that wakes PostgreSQL.
+ */
+export async function batchDue(db: Pool, statistics: StatisticsCheck): Promise<boolean> {
+  if (Date.now() >= statistics.next) return true;
+  const { rows } = await db.query<{ due: boolean }>(
+    `SELECT EXISTS (SELECT 1 FROM records.outbox o, reports.projector_cursor c
+                     WHERE c.name = 'outbox' AND (o.txid, o.id) > (c.txid, c.event_id) AND o.txid < pg_snapshot_xmin(pg_current_snapshot()))
+         OR EXISTS (SELECT 1 FROM reports.occurrences WHERE attrs IS NULL) AS due`,
+  );
+  return rows[0].due;
+}
+
 /** Updates the lag gauges from the database. */
 export async function measureLag(db: Pool): Promise<void> {
   const { rows } = await db.query<{ behind: string; seconds: number | null }>(
@@ -124,10 +140,12 @@ export function startProjector(db: Pool, logger: Logger, options: { batchSize: n
   let running: Promise<void> = Promise.resolve();
   let lastLagCheck = 0;
   const loop = async () => {
+    // After a short batch the projector is idle: it asks whether a batch is due before running one.
+    let idle = false;
     while (!stopped) {
       let applied = 0;
       try {
-        applied = await applyBatch(db, options.batchSize, statistics);
+        if (!idle || (await batchDue(db, statistics))) applied = await applyBatch(db, options.batchSize, statistics);
         if (Date.now() - lastLagCheck > 1_000) {
           lastLagCheck = Date.now();
           await measureLag(db);
@@ -135,7 +153,8 @@ export function startProjector(db: Pool, logger: Logger, options: { batchSize: n
       } catch (error) {
         logger.warn({ err: error }, 'projector batch failed; retrying');
       }
-      if (applied < options.batchSize && !stopped) await new Promise((resolve) => setTimeout(resolve, options.idleMs));
+      idle = applied < options.batchSize;
+      if (idle && !stopped) await new Promise((resolve) => setTimeout(resolve, options.idleMs));
     }
   };
   running = loop();

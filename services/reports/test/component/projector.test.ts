@@ -8,7 +8,7 @@ import { RECORDS_FIXTURES, importRecordsFixtures } from '../../../records/src/ad
 import { RecordsEnv } from '../../../records/src/config.ts';
 import { startRecordsServer } from '../../../records/src/server.ts';
 import { ReportsEnv } from '../../src/config.ts';
-import { applyBatch } from '../../src/projector.ts';
+import { applyBatch, batchDue, startProjector } from '../../src/projector.ts';
 import { startReportsServer } from '../../src/server.ts';
 import { clientOf, freshDatabase, serve, settings, silentLogger, userOf, type Unary } from '../../../../component/support/served.ts';
 
@@ -21,7 +21,7 @@ let pool: Pool;
 
 type Statement = { text: string; values: unknown[] };
 
-/** A pool whose connections note every statement they are given. */
+/** A pool whose connections note every statement they are given (those of its query() too, once a connect() has handed them out). */
 function notingPool(url: string, noted: Statement[]): Pool {
   const noting = createPool(url, { max: 1, applicationName: 'component-projector' });
   const connect = noting.connect.bind(noting);
@@ -29,10 +29,11 @@ function notingPool(url: string, noted: Statement[]): Pool {
   const wrap = (client: PoolClient): PoolClient => {
     if (!wrapped.has(client)) {
       wrapped.add(client);
-      const query = client.query.bind(client) as (text: string, values?: unknown[]) => Promise<unknown>;
-      client.query = ((text: string, values?: unknown[]) => {
-        noted.push({ text, values: values ?? [] });
-        return query(text, values);
+      const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+      // Given on, as given: the pool's own query() passes a callback.
+      client.query = ((text: string, ...rest: unknown[]) => {
+        noted.push({ text, values: Array.isArray(rest[0]) ? rest[0] : [] });
+        return query(text, ...rest);
       }) as PoolClient['query'];
     }
     return client;
@@ -166,5 +167,71 @@ describe('the projector', () => {
     } finally {
       client.release();
     }
+  });
+
+  // An idle projector polls every PROJECTOR_IDLE_MS: each poll is one statement, not a batch's transaction.
+  describe('when idle', () => {
+    const never = { everyMs: 3_600_000, next: Number.POSITIVE_INFINITY };
+
+    /** Applies batches until one finds nothing, waiting meanwhile for transactions still running (up to 10 s). */
+    async function drain(): Promise<void> {
+      for (const deadline = Date.now() + 10_000; Date.now() < deadline; ) {
+        if ((await applyBatch(pool, 500, never)) === 0 && !(await batchDue(pool, never))) return;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      throw new Error('the outbox did not drain');
+    }
+
+    /** Whether a batch becomes due within `ms` (an event waits while an older transaction runs). */
+    async function dueWithin(ms: number): Promise<boolean> {
+      for (const deadline = Date.now() + ms; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 50))) {
+        if (await batchDue(pool, never)) return true;
+      }
+      return false;
+    }
+
+    it('when nothing waits, then no batch is due; a new record, an occurrence without attribute values or statistics to look at make one due', async () => {
+      await drain();
+      expect(await batchDue(pool, never)).toBe(false);
+
+      await createSample(owner, { location_name: 'Ditch' }, [{ taxa_taxon_list_id: '1' }]);
+      expect(await dueWithin(10_000)).toBe(true);
+      await drain();
+
+      // A row written to the read model directly has no attribute values until the projector gives it some.
+      await pool.query(
+        `INSERT INTO reports.occurrences (id, sample_id, website_id, survey_id, survey_title, taxa_taxon_list_id, taxon, date_start, date_end, date_type,
+           record_status, confidential, release_status, zero_abundance, training, created_by_id, created_on, updated_on)
+         VALUES (990001, 990001, $1, 1, 'Pond survey', 1, 'Taxon 1', DATE '2026-05-01', DATE '2026-05-01', 'D', 'C', false, 'R', false, false, 10, now(), now())`,
+        [WEBSITE],
+      );
+      expect(await batchDue(pool, never)).toBe(true);
+      await drain();
+      const { rows } = await pool.query<{ attrs: unknown }>('SELECT attrs FROM reports.occurrences WHERE id = 990001');
+      expect(rows[0].attrs).toEqual({});
+
+      expect(await batchDue(pool, { everyMs: 60_000, next: 0 })).toBe(true);
+    });
+
+    it('when it has nothing to apply, then its polls run no transaction, and a new record is applied at the next poll', async () => {
+      await drain();
+      const noted: Statement[] = [];
+      const noting = notingPool(databaseUrl, noted);
+      const projector = startProjector(noting, silentLogger('projector'), { batchSize: 500, idleMs: 10, analyzeEveryMs: 3_600_000 });
+      try {
+        // About thirty polls; the first runs a batch (a projector starts as if busy), which looks at the statistics.
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        expect(noted.filter((statement) => /^BEGIN/i.test(statement.text))).toHaveLength(1);
+        expect(noted.filter((statement) => /AS due/.test(statement.text)).length).toBeGreaterThan(10);
+        const id = await createSample(owner, { location_name: 'Lake' }, [{ taxa_taxon_list_id: '2' }]);
+        for (const deadline = Date.now() + 10_000; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 20))) {
+          if ((await pool.query('SELECT 1 FROM reports.samples WHERE id = $1', [id])).rowCount) break;
+        }
+        expect((await pool.query('SELECT 1 FROM reports.samples WHERE id = $1', [id])).rowCount).toBe(1);
+      } finally {
+        await projector.stop();
+        await noting.end();
+      }
+    });
   });
 });
