@@ -116,6 +116,56 @@ describe('queries serve their call', () => {
   });
 });
 
+describe('a cancel request and the next call', () => {
+  /** A pool of one connection, so that the next call would get the connection the last one used. */
+  function onePool(scope: { current?: QueryScope }) {
+    return createPool(inject('databaseUrl'), { max: 1, applicationName: 'rex-cancel-test', scope: () => scope.current });
+  }
+  const backendPid = async (pool: pg.Pool) => (await pool.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0].pid;
+
+  it('when a call ends while its transaction runs a statement, then the connection is closed after the rollback and the next call gets another', async () => {
+    const scope: { current?: QueryScope } = {};
+    const pool = onePool(scope);
+    try {
+      const before = await backendPid(pool);
+      const call = callScope();
+      scope.current = call.scope;
+      setTimeout(call.end, 100);
+      await expect(withTransaction(pool, (client) => client.query('SELECT pg_sleep(10)'))).rejects.toMatchObject({ code: '57014' });
+      scope.current = undefined;
+      expect(await backendPid(pool)).not.toBe(before);
+    } finally {
+      await pool.end();
+    }
+  });
+
+  it('when a call ends just as its statement finishes, then the cancel request sent for it does not cancel the next call\'s statement on that connection', async () => {
+    // A cancel request takes a connection of its own and arrives a millisecond or more later;
+    // PostgreSQL cancels whatever the connection's server process runs then.
+    const scope: { current?: QueryScope } = {};
+    const pool = onePool(scope);
+    try {
+      const answers: string[] = [];
+      for (let round = 0; round < 10; round += 1) {
+        // The pool holds an idle connection, so the statement below is sent at once.
+        await backendPid(pool);
+        const call = callScope();
+        scope.current = call.scope;
+        const quick = pool.query('SELECT 1').catch(() => undefined);
+        // The statement is on its way: the call ends now.
+        await new Promise((resolve) => setImmediate(resolve));
+        call.end();
+        await quick;
+        scope.current = undefined;
+        answers.push(await pool.query('SELECT pg_sleep(0.2)').then(() => 'ran', (error: { message: string }) => error.message));
+      }
+      expect(answers).toEqual(Array.from({ length: 10 }, () => 'ran'));
+    } finally {
+      await pool.end();
+    }
+  });
+});
+
 describe('pools of named queries', () => {
   it('when a pool plans each run and serves a number of queries per connection, then its connections say so and are replaced after that many', async () => {
     const pool = createPool(inject('databaseUrl'), { max: 1, applicationName: 'rex-prepared-test', customPlans: true, maxUses: 3 });

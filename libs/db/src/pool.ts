@@ -125,10 +125,18 @@ export class ScopedPool extends pg.Pool {
     });
   }
 
-  /** Cancels the client's running query if the call ends while the client is checked out. */
+  /**
+   * Cancels the client's running query if the call ends while the client is checked out. A
+   * client a cancel request was sent for is then closed, not given to the next call: the request
+   * travels on a connection of its own and cancels whatever its server process runs when it
+   * arrives, which, if the query it was meant for had finished meanwhile, would be the next
+   * call's statement.
+   */
   private watch(client: pg.PoolClient, scope: QueryScope): void {
+    let cancelSent = false;
     const onEnd = () => {
       if (!(client as unknown as PgInternals)._getActiveQuery()) return;
+      cancelSent = true;
       sendCancelRequest(new pg.Client(this.options) as unknown as Canceller, client as unknown as PgInternals);
     };
     const stopWatching = scope.onEnd(onEnd);
@@ -136,7 +144,7 @@ export class ScopedPool extends pg.Pool {
     client.release = (err?: Error | boolean) => {
       stopWatching();
       client.release = release;
-      return release.call(client, err);
+      return release.call(client, cancelSent || err);
     };
   }
 }
