@@ -59,18 +59,24 @@ const WEBSITE_PASSWORD = 'demo-website-password';
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 const say = (message: string) => process.stderr.write(`[bench] ${message}\n`);
 
-type Result = { name: string; rps: number; p50: number; p99: number; errors: number; statuses: string };
+/** A load's figures; `warmUp` tells of errors in its warm-up, which its figures leave out. */
+type Result = { name: string; rps: number; p50: number; p99: number; errors: number; statuses: string; warmUp?: { errors: number; statuses: string } };
 
-/** Runs one load (after a warm-up unless told not to); answers other than `expected` count as errors. */
-async function load(name: string, options: autocannon.Options, expected = 200, run: { seconds?: number; warmUp?: boolean } = {}): Promise<Result> {
-  const seconds = run.seconds ?? DURATION;
-  say(`${name}: ${CONNECTIONS} connections for ${seconds} s`);
-  if (run.warmUp ?? true) await autocannon({ ...options, connections: CONNECTIONS, duration: Math.min(2, seconds) });
-  const result = await autocannon({ ...options, connections: CONNECTIONS, duration: seconds });
+/** The errors of an autocannon run (failed requests, and answers other than `expected`) and its answers by status. */
+function errorsOf(result: autocannon.Result, expected: number): { errors: number; statuses: string } {
   const counts = (result as unknown as { statusCodeStats?: Record<string, { count: number }> }).statusCodeStats ?? {};
   const unexpected = Object.entries(counts).reduce((sum, [status, { count }]) => sum + (Number(status) === expected ? 0 : count), 0);
   const statuses = Object.entries(counts).map(([status, { count }]) => `${status}×${count}`).join(', ');
-  return { name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + unexpected, statuses };
+  return { errors: result.errors + unexpected, statuses };
+}
+
+/** Runs one load (after a warm-up unless told not to); answers other than `expected` count as errors, the warm-up's apart. */
+async function load(name: string, options: autocannon.Options, expected = 200, run: { seconds?: number; warmUp?: boolean } = {}): Promise<Result> {
+  const seconds = run.seconds ?? DURATION;
+  say(`${name}: ${CONNECTIONS} connections for ${seconds} s`);
+  const warmUp = (run.warmUp ?? true) ? errorsOf(await autocannon({ ...options, connections: CONNECTIONS, duration: Math.min(2, seconds) }), expected) : undefined;
+  const result = await autocannon({ ...options, connections: CONNECTIONS, duration: seconds });
+  return { name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, ...errorsOf(result, expected), ...(warmUp?.errors ? { warmUp } : {}) };
 }
 
 /** Samples written a second during the second run of (r). */
@@ -141,7 +147,8 @@ async function inTurn(contenders: Contender[], seconds: number): Promise<{ media
   return runs.map((own, i) => {
     const median = [...own].sort((x, y) => x.rps - y.rps)[Math.floor(own.length / 2)];
     const errors = own.reduce((sum, r) => sum + r.errors, 0);
-    return { median: { ...median, name: contenders[i].name, errors, statuses: own.map((r) => r.statuses).join('; ') }, runs: own };
+    const warmUp = own.find((r) => r.warmUp)?.warmUp;
+    return { median: { ...median, name: contenders[i].name, errors, statuses: own.map((r) => r.statuses).join('; '), warmUp }, runs: own };
   });
 }
 
@@ -819,7 +826,10 @@ try {
     '',
     '| path | req/s | p50 ms | p99 ms | errors |',
     '|---|---:|---:|---:|---:|',
-    ...results.map((r) => `| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.errors ? `${r.errors} (answers: ${r.statuses || "none"})` : 0} |`),
+    ...results.map(
+      (r) =>
+        `| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.errors ? `${r.errors} (answers: ${r.statuses || 'none'})` : 0}${r.warmUp ? `; in the warm-up ${r.warmUp.errors} (answers: ${r.warmUp.statuses || 'none'})` : ''} |`,
+    ),
     '',
     `Projector lag while (b) and (e) wrote: p99 ${lag.p99} s over ${lag.events} events (target < 1 s)${catchUp ? `; the last applied ${catchUp.toFixed(1)} s after (f), before the floors ran` : ''}`,
     '',
