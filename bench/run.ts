@@ -5,7 +5,8 @@
 //   (d) floor: bare Express → the same SELECT by id straight on pg
 //   (h) floor of the read path: bare Express → one grpc-js unary call → that SELECT on a pg pool
 //       in the backend's process (three processes, as the suite's GET); with (a), the two run in turn,
-//       three times each, and each stands by its median
+//       three times each, and each stands by its median; so do (b) and (h), each (b) followed by the
+//       projector applying its writes, and (b) and (e) are compared with that floor
 //   (e) POST /samples with 10 occurrences, each with 2 custom attribute values
 //   (f) GET /occurrences?limit=100: a page of the caller's own occurrences
 //   (r) a typical filtered report page over BENCH_REPORT_ROWS occurrences (default 100 000); and the same page
@@ -598,12 +599,17 @@ try {
   const run = async (key: string, name: string, options: () => Promise<autocannon.Options> | autocannon.Options, expected = 200) =>
     results.push(ONLY.has(key) ? await load(`(${key}) ${name}`, await options(), expected) : skipped(key));
   const getOptions = () => ({ ...throughIds(suite.gatewayUrl, ids, (one) => `/index.php/services/rest/samples/${one}`), headers });
+  // The read floor's processes start once, for whichever of (a), (b) and (h) runs it first.
+  let readFloorUrl: Promise<string> | undefined;
   const readFloor = async () => {
-    const backendPort = await freePort();
-    children.push(await startProcess('pg-server.ts', { PORT: String(backendPort), DATABASE_URL: databaseUrl }));
-    const port = await freePort();
-    children.push(await startProcess('express-grpc.ts', { PORT: String(port), BACKEND_PORT: String(backendPort), METHOD: '/bench.Samples/Get' }));
-    return throughIds(`http://127.0.0.1:${port}`, ids, (one) => `/samples/${one}`);
+    readFloorUrl ??= (async () => {
+      const backendPort = await freePort();
+      children.push(await startProcess('pg-server.ts', { PORT: String(backendPort), DATABASE_URL: databaseUrl }));
+      const port = await freePort();
+      children.push(await startProcess('express-grpc.ts', { PORT: String(port), BACKEND_PORT: String(backendPort), METHOD: '/bench.Samples/Get' }));
+      return `http://127.0.0.1:${port}`;
+    })();
+    return throughIds(await readFloorUrl, ids, (one) => `/samples/${one}`);
   };
   // (a) and its floor (h) run in turn, so that a/h holds while the machine's speed drifts; (h) keeps its place among the floors.
   let readFloorResult: Result | undefined;
@@ -623,7 +629,34 @@ try {
   } else {
     await run('a', 'GET /samples/<id> via gateway', getOptions);
   }
-  await run('b', 'POST /samples, 2 occurrences', () => ({ url: `${services}/samples`, method: 'POST', headers, body: sample(2) }), 201);
+  // (b) and (h) run in turn too, each (b) followed by the projector applying its writes, so that (h) runs on a quiet machine.
+  const postOptions = () => ({ url: `${services}/samples`, method: 'POST' as const, headers, body: sample(2) });
+  let writeFloorResult: Result | undefined;
+  let writeRounds = '';
+  if (ONLY.has('b') && ONLY.has('h')) {
+    const measured = await inTurn(
+      [
+        {
+          name: '(b) POST /samples, 2 occurrences',
+          options: postOptions(),
+          expected: 201,
+          around: async (measure) => {
+            const result = await measure();
+            await projectorCaughtUp(databaseUrl);
+            return result;
+          },
+        },
+        { name: '(h) floor: Express → grpc-js → pg SELECT', options: await readFloor() },
+      ],
+      DURATION,
+    );
+    const [b, h] = measured.map((one) => one.median);
+    writeRounds = measured[0].runs.map((run, i) => (run.rps / measured[1].runs[i].rps).toFixed(2)).join(', ');
+    results.push({ ...b, name: `${b.name} (median of ${ROUNDS} runs in turn with (h))` });
+    writeFloorResult = { ...h, name: `${h.name} (median of ${ROUNDS} runs in turn with (b))` };
+  } else {
+    await run('b', 'POST /samples, 2 occurrences', postOptions, 201);
+  }
 
   await run('e', 'POST /samples, 10 occurrences × 2 attributes', async () => {
     const body = JSON.stringify({
@@ -650,6 +683,7 @@ try {
   });
   if (readFloorResult) results.push(readFloorResult);
   else await run('h', 'floor: Express → grpc-js → pg SELECT', readFloor);
+  if (writeFloorResult) results.push(writeFloorResult);
 
   const tracing = ONLY.has('t') ? await tracingCost(suite.internalSecret, databaseUrl, `/samples/${id}`, headers) : '';
 
@@ -816,7 +850,9 @@ try {
     }
   }
 
-  const [a, b, e, , c, d, h] = results;
+  const [a, b, e, , c, d, h, hWithB] = results;
+  // The writes compare with the floor run in turn with (b) when there is one.
+  const hw = hWithB ?? h;
   // A ratio of a path or a floor that BENCH_ONLY left out is not measured; its line goes when none of it is.
   const measured = (x: Result) => Number.isFinite(x.rps);
   const ratio = (x: Result, floor: Result) => (measured(x) && measured(floor) ? (x.rps / floor.rps).toFixed(2) : 'not measured');
@@ -853,7 +889,7 @@ try {
     ...([a, b, e].some(measured) && measured(h)
       ? [
           `against the read path's floor (h): a/h = ${ratio(a, h)}${readRounds ? ` (by round: ${readRounds})` : ''} (target ≥ 0.9), p99 a/h = ${measured(a) ? (a.p99 / h.p99).toFixed(2) : 'not measured'} (target ≤ 1.5); ` +
-            `b/h = ${ratio(b, h)} (target ≥ 0.35, p99 ≤ 100 ms: ${measured(b) ? `${b.p99} ms` : 'not measured'}); e/h = ${ratio(e, h)} (target ≥ 0.15)`,
+            `b/h = ${ratio(b, hw)}${writeRounds ? ` (by round: ${writeRounds})` : ''} (target ≥ 0.35, p99 ≤ 100 ms: ${measured(b) ? `${b.p99} ms` : 'not measured'}); e/h = ${ratio(e, hw)} (target ≥ 0.15)`,
         ]
       : []),
     '',
