@@ -611,21 +611,24 @@ try {
     })();
     return throughIds(await readFloorUrl, ids, (one) => `/samples/${one}`);
   };
+  /** A path and the read floor (h) in turn (inTurn): the path's median, the floor's, and the path's ratio to the floor by round. */
+  const withReadFloor = async (key: string, path: Contender) => {
+    const measured = await inTurn([path, { name: '(h) floor: Express → grpc-js → pg SELECT', options: await readFloor() }], DURATION);
+    const [own, floor] = measured.map((one) => one.median);
+    return {
+      own: { ...own, name: `${own.name} (median of ${ROUNDS} runs in turn with (h))` },
+      floor: { ...floor, name: `${floor.name} (median of ${ROUNDS} runs in turn with (${key}))` },
+      rounds: measured[0].runs.map((run, i) => (run.rps / measured[1].runs[i].rps).toFixed(2)).join(', '),
+    };
+  };
   // (a) and its floor (h) run in turn, so that a/h holds while the machine's speed drifts; (h) keeps its place among the floors.
   let readFloorResult: Result | undefined;
   let readRounds = '';
   if (ONLY.has('a') && ONLY.has('h')) {
-    const measured = await inTurn(
-      [
-        { name: '(a) GET /samples/<id> via gateway', options: getOptions() },
-        { name: '(h) floor: Express → grpc-js → pg SELECT', options: await readFloor() },
-      ],
-      DURATION,
-    );
-    const [a, h] = measured.map((one) => one.median);
-    readRounds = measured[0].runs.map((run, i) => (run.rps / measured[1].runs[i].rps).toFixed(2)).join(', ');
-    results.push({ ...a, name: `${a.name} (median of ${ROUNDS} runs in turn with (h))` });
-    readFloorResult = { ...h, name: `${h.name} (median of ${ROUNDS} runs in turn with (a))` };
+    const measured = await withReadFloor('a', { name: '(a) GET /samples/<id> via gateway', options: getOptions() });
+    results.push(measured.own);
+    readFloorResult = measured.floor;
+    readRounds = measured.rounds;
   } else {
     await run('a', 'GET /samples/<id> via gateway', getOptions);
   }
@@ -634,26 +637,19 @@ try {
   let writeFloorResult: Result | undefined;
   let writeRounds = '';
   if (ONLY.has('b') && ONLY.has('h')) {
-    const measured = await inTurn(
-      [
-        {
-          name: '(b) POST /samples, 2 occurrences',
-          options: postOptions(),
-          expected: 201,
-          around: async (measure) => {
-            const result = await measure();
-            await projectorCaughtUp(databaseUrl);
-            return result;
-          },
-        },
-        { name: '(h) floor: Express → grpc-js → pg SELECT', options: await readFloor() },
-      ],
-      DURATION,
-    );
-    const [b, h] = measured.map((one) => one.median);
-    writeRounds = measured[0].runs.map((run, i) => (run.rps / measured[1].runs[i].rps).toFixed(2)).join(', ');
-    results.push({ ...b, name: `${b.name} (median of ${ROUNDS} runs in turn with (h))` });
-    writeFloorResult = { ...h, name: `${h.name} (median of ${ROUNDS} runs in turn with (b))` };
+    const measured = await withReadFloor('b', {
+      name: '(b) POST /samples, 2 occurrences',
+      options: postOptions(),
+      expected: 201,
+      around: async (measure) => {
+        const result = await measure();
+        await projectorCaughtUp(databaseUrl);
+        return result;
+      },
+    });
+    results.push(measured.own);
+    writeFloorResult = measured.floor;
+    writeRounds = measured.rounds;
   } else {
     await run('b', 'POST /samples, 2 occurrences', postOptions, 201);
   }
