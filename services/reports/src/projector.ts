@@ -25,6 +25,12 @@ type OutboxEvent = FeedEvent & { id: string; txid: string; age: number };
 export const CHANGES_CHANNEL = 'rex_changes';
 
 /**
+ * An outbox event (`o`) the projector may apply: written by a transaction older than every one
+ * still running, so no event of a transaction that commits later can sort before it.
+ */
+const SETTLED_EVENT = 'o.txid < pg_snapshot_xmin(pg_current_snapshot())';
+
+/**
  * Applies one batch of outbox events, if this replica holds the cursor.
  * Events are taken in (transaction, id) order, and only from transactions
  * older than every running one, so a late commit is never skipped. The batch
@@ -45,7 +51,7 @@ export async function applyBatch(db: Pool, batchSize: number, statistics: Statis
       `SELECT o.id, o.txid::text AS txid, o.entity, o.entity_id, o.operation, o.website_id, o.user_id, o.occurred_on::text AS occurred_on,
               extract(epoch FROM clock_timestamp() - o.occurred_on)::float8 AS age
          FROM records.outbox o
-        WHERE (o.txid, o.id) > ($1::xid8, $2::bigint) AND o.txid < pg_snapshot_xmin(pg_current_snapshot())
+        WHERE (o.txid, o.id) > ($1::xid8, $2::bigint) AND ${SETTLED_EVENT}
         ORDER BY o.txid, o.id LIMIT $3`,
       [cursor[0].txid, cursor[0].event_id, batchSize],
     );
@@ -94,6 +100,8 @@ async function fillAttributeValues(client: PoolClient, batchSize = 500): Promise
 /** How often the projector looks at the read model's statistics, and when it looks next. */
 export type StatisticsCheck = { everyMs: number; next: number };
 
+const statisticsDue = (check: StatisticsCheck): boolean => Date.now() >= check.next;
+
 /**
  * The read model's statistics follow its rows (see @rex/db's analyzeChangedTables): the projector
  * looks when idle, at most once per PROJECTOR_ANALYZE_EVERY_MS. Report plans go quadratic on a
@@ -101,7 +109,7 @@ export type StatisticsCheck = { everyMs: number; next: number };
  */
 async function analyzeReadModel(client: PoolClient, check: StatisticsCheck): Promise<void> {
   // Idle polls come every PROJECTOR_IDLE_MS; the statistics are looked at far less often.
-  if (Date.now() < check.next) return;
+  if (!statisticsDue(check)) return;
   check.next = Date.now() + check.everyMs;
   await analyzeChangedTables(client, 'reports', check.everyMs);
 }
@@ -113,10 +121,10 @@ async function analyzeReadModel(client: PoolClient, check: StatisticsCheck): Pro
  * transaction of five round trips, each a system call that wakes PostgreSQL.
  */
 export async function batchDue(db: Pool, statistics: StatisticsCheck): Promise<boolean> {
-  if (Date.now() >= statistics.next) return true;
+  if (statisticsDue(statistics)) return true;
   const { rows } = await db.query<{ due: boolean }>(
     `SELECT EXISTS (SELECT 1 FROM records.outbox o, reports.projector_cursor c
-                     WHERE c.name = 'outbox' AND (o.txid, o.id) > (c.txid, c.event_id) AND o.txid < pg_snapshot_xmin(pg_current_snapshot()))
+                     WHERE c.name = 'outbox' AND (o.txid, o.id) > (c.txid, c.event_id) AND ${SETTLED_EVENT})
          OR EXISTS (SELECT 1 FROM reports.occurrences WHERE attrs IS NULL) AS due`,
   );
   return rows[0].due;
