@@ -9,7 +9,9 @@
 //       projector applying its writes, and (b) and (e) are compared with that floor
 //   (e) POST /samples with 10 occurrences, each with 2 custom attribute values
 //   (f) GET /occurrences?limit=100: a page of the caller's own occurrences
-//   (r) a typical filtered report page over BENCH_REPORT_ROWS occurrences (default 100 000); and the same page
+//   (r) a typical filtered report page over BENCH_REPORT_ROWS occurrences (default 100 000), in turn with its floor
+//   (p) bare Express → one grpc-js unary call → the page's statement, compiled as reports compiles it, on a pool
+//       with reports' reading settings (three processes; checked to answer the page's rows), three times each; and the same page
 //       while samples are written (BENCH_WRITES_PER_SECOND, default 20), so that the projector changes the read
 //       model, and forgets the counts kept, all along
 //   (o) the same page as (r) through a new gateway whose REPORTS_ADDR lists two reports replicas
@@ -704,6 +706,39 @@ try {
   const lag = await projectorLag(`http://127.0.0.1:${reportsMetricsPort}/metrics`);
 
   const reportResults: string[] = [];
+  /** The report page's floor (p): its processes (stopped once measured), and its address. */
+  const pageFloorProcesses: ChildProcess[] = [];
+  const reportPageFloor = async (parameters: Record<string, string>, limit: number): Promise<autocannon.Options> => {
+    const start = async (script: string, env: Record<string, string>) => {
+      const child = await startProcess(script, env);
+      children.push(child);
+      pageFloorProcesses.push(child);
+    };
+    const backendPort = await freePort();
+    await start('report-server.ts', {
+      PORT: String(backendPort),
+      DATABASE_URL: databaseUrl,
+      INTERNAL_AUTH_SECRET: suite.internalSecret,
+      REPORT: 'library/occurrences/filterable_explore_list',
+      PARAMETERS: JSON.stringify(parameters),
+      LIMIT: String(limit),
+      WEBSITE_ID: String(DEMO.websiteId),
+      USER_ID: String(DEMO.userId),
+    });
+    const port = await freePort();
+    await start('express-grpc.ts', { PORT: String(port), BACKEND_PORT: String(backendPort), METHOD: '/bench.Reports/Page' });
+    return { url: `http://127.0.0.1:${port}/report/page` };
+  };
+  /** Throws unless the floor answers the rows the suite's page does: it would not be the page's floor. */
+  const samePageRows = async (page: autocannon.Options, floor: autocannon.Options) => {
+    const ids = async (options: autocannon.Options) => {
+      const response = await fetch(options.url, { headers: options.headers as Record<string, string> });
+      if (!response.ok) throw new Error(`${options.url}: ${response.status} ${await response.text()}`);
+      return ((await response.json()) as { data: { occurrence_id: unknown }[] }).data.map((row) => String(row.occurrence_id)).join(',');
+    };
+    const [own, floors] = [await ids(page), await ids(floor)];
+    if (!own || own !== floors) throw new Error(`the report page's floor answers other rows than the page: ${floors.slice(0, 80)} against ${own.slice(0, 80)}`);
+  };
   if (ONLY.has('r') || ONLY.has('s')) {
     // (o) runs after (r), on its seeded read model.
     const explore = `${services}/reports/library/occurrences/filterable_explore_list.xml`;
@@ -712,13 +747,28 @@ try {
       await seedReadModel(databaseUrl, REPORT_ROWS);
       const countsBefore = await reportCounts(`http://127.0.0.1:${reportsMetricsPort}/metrics`);
       // One species in one month of one website's records: a page a recording website shows.
-      const pageOptions = { url: `${explore}?taxa_taxon_list_id=1&date_from=2021-03-01&date_to=2021-03-31&limit=100`, headers };
-      const result = await load(`(r) filtered report page over ${REPORT_ROWS} occurrences`, pageOptions);
+      const pageParameters = { taxa_taxon_list_id: '1', date_from: '2021-03-01', date_to: '2021-03-31' };
+      const pageOptions = { url: `${explore}?${new URLSearchParams({ ...pageParameters, limit: '100' })}`, headers };
+      // (r) and its floor (p) run in turn, as (a) and (h) do, once the floor is seen to answer the same rows.
+      const pageFloor = await reportPageFloor(pageParameters, 100);
+      await samePageRows(pageOptions, pageFloor);
+      const [result, floor] = await inTurn(
+        [
+          { name: `(r) filtered report page over ${REPORT_ROWS} occurrences`, options: pageOptions },
+          { name: '(p) floor: Express → grpc-js → pg, the page\'s statement', options: pageFloor },
+        ],
+        DURATION,
+      );
       // The page's count is kept between pages (REPORT_COUNT_CACHE_MS; BENCH_SUITE_ENV='{"REPORT_COUNT_CACHE_MS":"0"}' counts every page).
       const countsNote = (before: Awaited<ReturnType<typeof reportCounts>>, after: Awaited<ReturnType<typeof reportCounts>>) =>
         `counts: ${after.database - before.database} made, ${after.shared - before.shared} shared with a page counting, ${after.cache - before.cache} kept from an earlier page`;
       const countsAfter = await reportCounts(`http://127.0.0.1:${reportsMetricsPort}/metrics`);
-      reportResults.push(`| ${result.name} (${countsNote(countsBefore, countsAfter)}) | ${result.rps.toFixed(0)} | ${result.p50} | ${result.p99} | ${result.errors} |`);
+      const pageRounds = result.runs.map((run, i) => (run.rps / floor.runs[i].rps).toFixed(2)).join(', ');
+      reportResults.push(
+        `| ${result.median.name} (median of ${ROUNDS} runs in turn with (p); ${countsNote(countsBefore, countsAfter)}) | ${result.median.rps.toFixed(0)} | ${result.median.p50} | ${result.median.p99} | ${result.median.errors} |`,
+        `| ${floor.median.name} (median of ${ROUNDS} runs in turn with (r); r/p = ${(result.median.rps / floor.median.rps).toFixed(2)}, by round ${pageRounds}) | ${floor.median.rps.toFixed(0)} | ${floor.median.p50} | ${floor.median.p99} | ${floor.median.errors} |`,
+      );
+      await Promise.all(pageFloorProcesses.splice(0).map(stopChild));
       // Every batch the projector applies forgets the counts kept: pages count again, and those that ask meanwhile share that count.
       const writing = writeSteadily(`${services}/samples`, headers, sample(2), WRITES_PER_SECOND);
       const underWrites = await load(`(r) the same page while ${WRITES_PER_SECOND} samples a second are written`, pageOptions);

@@ -1,5 +1,6 @@
-// Floors (c) and (h), front half: a bare Express handler making one grpc-js unary call per
-// request, to the echo server (c) or to the server that reads the sample from pg (h).
+// Floors (c), (h) and (p), front half: a bare Express handler making one grpc-js unary call per
+// request, to the echo server (c), to the server that reads the sample from pg (h), or to the one
+// that runs the report page's statement (p).
 import * as grpc from '@grpc/grpc-js';
 import express from 'express';
 
@@ -11,7 +12,7 @@ app.get('/:kind/:id', (req, res) => {
   client.makeUnaryRequest(method, identity, identity, Buffer.from(req.params.id), { deadline: Date.now() + 5_000 }, (error, reply) => {
     if (error) res.status(503).json({ code: 503 });
     else if (req.params.kind === 'echo') res.json({ values: { id: reply!.toString() } });
-    else res.type('json').send(`{"values":${reply!.toString()}}`);
+    else res.type('json').send(`{"${req.params.kind === 'report' ? 'data' : 'values'}":${reply!.toString()}}`);
   });
 });
 app.listen(Number(process.env.PORT), '127.0.0.1', () => process.stdout.write('ready\n'));
