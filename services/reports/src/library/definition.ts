@@ -61,6 +61,7 @@ export function parseReport(path: string, xml: string): ReportDefinition {
     table,
     query,
     orderBy: asArray(childOf(childOf(report, 'order_bys'), 'order_by')).map((node) => textOf(node, 'order_by', fail)),
+    keyedPages: readFlag(report, 'keyed_pages', fail),
     params: withStandardParams(ownParams, readStandardParams(report, table, fail)),
     columns,
   };
@@ -136,7 +137,8 @@ function withoutConditionsOn(param: ReportParam, replaced: Set<string>): ReportP
   const conditions = [param.where ?? []].flat();
   const namesNoOther = (condition: string) => placeholdersIn(condition).every((name) => name === param.name || !replaced.has(name));
   if (conditions.every(namesNoOther)) return param;
-  const { supersedes: _superseded, alone, ...rest } = param;
+  // Nor is it answered by the index that lets a page read its keys first.
+  const { supersedes: _superseded, alone, keysFirst: _keysFirst, ...rest } = param;
   return { ...rest, where: alone ?? conditions.filter(namesNoOther) };
 }
 
@@ -259,6 +261,13 @@ function checkQuery(definition: ReportDefinition, fail: (problem: string) => nev
   }
   if (definition.params.some((param) => param.where !== undefined) && !placeholders.includes('filters')) {
     fail('params have a <where> but the query has no #filters#');
+  }
+  if (definition.keyedPages) {
+    if (/\b(GROUP\s+BY|JOIN|DISTINCT|UNION)\b/i.test(query)) fail('keyed_pages needs a query of its table alone, without GROUP BY, JOIN, DISTINCT or UNION');
+    if (definition.orderBy.length === 0) fail('keyed_pages needs an <order_by>');
+    if (!definition.orderBy.every((term) => new RegExp(`^${alias}\\.[a-z_]+(\\s+(ASC|DESC))?$`, 'i').test(term.trim()))) {
+      fail(`keyed_pages needs an order of columns of ${alias} alone`);
+    }
   }
 }
 

@@ -28,6 +28,11 @@ export type ReportParam = {
   aliases?: string[];
   /** Attribute ids (integer[]) that each add a column of that custom attribute's values (smpattrs, occattrs). */
   attributeColumns?: 'sample' | 'occurrence';
+  /**
+   * Given, it lets a page of a report with keyed pages read its rows' ids first: its conditions
+   * are answered by an index that holds every column the sharing filter and they read.
+   */
+  keysFirst?: boolean;
 };
 
 export type ReportColumn = { name: string; display: string; sql: string; datatype: string; visible: boolean };
@@ -43,6 +48,11 @@ export type ReportDefinition = {
   table: ReportTable;
   query: string;
   orderBy: string[];
+  /**
+   * A page may be read as the ids of its rows first, then those rows (`keyed_pages`): the query
+   * reads its table alone (no GROUP BY), and its order names that table's columns only.
+   */
+  keyedPages: boolean;
   params: ReportParam[];
   columns: ReportColumn[];
 };

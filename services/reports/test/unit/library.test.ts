@@ -126,6 +126,7 @@ describe('parseReport', () => {
       table: 'occurrences',
       query: 'SELECT #columns# FROM reports.occurrences o WHERE #sharing_filter# #filters#',
       orderBy: ['o.id DESC'],
+      keyedPages: false,
     });
     expect(definition.params).toEqual([
       { name: 'survey_id', display: 'Survey', description: 'Only this survey', datatype: 'integer', default: '', where: 'o.survey_id = #survey_id#' },
@@ -169,7 +170,7 @@ describe('parseReport', () => {
       datatype: 'integer[]',
       where: [
         '(o.taxa_taxon_list_id = ANY(#taxa_taxon_list_id#) OR o.taxa_taxon_list_id BETWEEN 0 AND 8796093022206)',
-        'reports.taxon_days(o.taxa_taxon_list_id, o.date_start, o.date_end) && ANY(reports.taxa_windows(#taxa_taxon_list_id#, #date_from#, #date_to#))',
+        'reports.taxon_days(o.taxa_taxon_list_id, o.date_start, o.date_end) && reports.taxa_span(#taxa_taxon_list_id#, #date_from#, #date_to#)',
       ],
     });
   });
@@ -201,7 +202,7 @@ describe('parseReport', () => {
     expect(definition.params.find((param) => param.name === 'taxa_taxon_list_id')).toMatchObject({ where: 'o.taxa_taxon_list_id = ANY(#taxa_taxon_list_id#)' });
     expect(definition.params.find((param) => param.name === 'taxa_taxon_list_id')).not.toHaveProperty('supersedes');
     const compiled = compileReport(definition, { taxa_taxon_list_id: '3', date_from: '2024-01-01', date_to: '2024-12-31' }, { sql: 'TRUE', values: [] }, PAGE);
-    expect(compiled.sql).not.toContain('taxa_windows');
+    expect(compiled.sql).not.toContain('taxa_span');
     expect(compiled.sql).toContain('(o.taxa_taxon_list_id = ANY($3::bigint[]))');
     // The standard date_to keeps its comparison, without the overlap that names the report's own date_from.
     expect(compiled.sql).toContain('(o.date_start <= $2::date)');
@@ -240,6 +241,21 @@ describe('parseReport', () => {
     ['a default does not fit the datatype', reportXml({ params: '<param name="a" datatype="integer" default="x" />' }), /default/],
     ['a param takes a reserved name', reportXml({ params: '<param name="filters" datatype="text" default="" />' }), /param name/],
     ['featured is not true or false', reportXml({ reportAttributes: 'featured="yes"' }), /featured/],
+    [
+      'a report with keyed pages groups its rows',
+      reportXml({ reportAttributes: 'keyed_pages="true"', query: 'SELECT #columns# FROM reports.occurrences o WHERE #sharing_filter# GROUP BY o.id' }),
+      /keyed_pages/,
+    ],
+    [
+      'a report with keyed pages joins another table',
+      reportXml({ reportAttributes: 'keyed_pages="true"', query: 'SELECT #columns# FROM reports.occurrences o JOIN reports.samples s ON s.id = o.sample_id WHERE #sharing_filter#' }),
+      /keyed_pages/,
+    ],
+    [
+      'a report with keyed pages is ordered by an expression',
+      reportXml({ reportAttributes: 'keyed_pages="true"' }).replace('<order_by>o.id DESC</order_by>', '<order_by>lower(o.taxon)</order_by>'),
+      /keyed_pages/,
+    ],
     ['standard params are asked for another table', reportXml({ table: 'samples', reportAttributes: 'standard_params="occurrences"' }), /table/],
     ['the XML is malformed', '<report title="x" table="occurrences"><query>SELECT</report>', /invalid XML/],
     ['the root element is not <report>', '<reports title="x" />', /<report>/],
@@ -590,7 +606,7 @@ describe('compileReport', () => {
 
     expect(compiled.sql).toContain(
       'AND ((o.taxa_taxon_list_id = ANY($3::bigint[]) OR o.taxa_taxon_list_id BETWEEN 0 AND 8796093022206)) ' +
-        'AND (reports.taxon_days(o.taxa_taxon_list_id, o.date_start, o.date_end) && ANY(reports.taxa_windows($3::bigint[], $4::date, $5::date))) ' +
+        'AND (reports.taxon_days(o.taxa_taxon_list_id, o.date_start, o.date_end) && reports.taxa_span($3::bigint[], $4::date, $5::date)) ' +
         "AND (o.record_status = ANY($6::text[])) AND (o.location_name ILIKE '%' || $7::text || '%') AND (o.lat >= $8::float8)",
     );
     // The taxa's window is open at both ends when no date is given.
@@ -691,10 +707,59 @@ describe('compileReport', () => {
     // With taxa, their window on the taxon-and-dates index carries both bounds, and the overlap is left out.
     const withTaxa = compileReport(report, { taxa_taxon_list_id: '3', date_from: '2021-03-01', date_to: '2021-03-31' }, { sql: 'TRUE', values: [] }, PAGE);
     expect([...withTaxa.sql.matchAll(overlap)]).toHaveLength(0);
-    const window = /reports\.taxa_windows\(\$(\d+)::bigint\[\], \$(\d+)::date, \$(\d+)::date\)/.exec(withTaxa.sql)!;
+    const window = /reports\.taxa_span\(\$(\d+)::bigint\[\], \$(\d+)::date, \$(\d+)::date\)/.exec(withTaxa.sql)!;
     expect(window.slice(1).map((n) => withTaxa.values[Number(n) - 1])).toEqual([['3'], '2021-03-01', '2021-03-31']);
     expect(withTaxa.sql).toContain('(o.date_end >= $1::date)');
     expect(withTaxa.sql).toContain('(o.date_start <= $2::date)');
+  });
+
+  it('when a report with keyed pages is asked for a page of taxa, then the page reads the ids of its rows first, with the conditions, order and paging, then their rows in the same order', () => {
+    const report = shipped.reports.get('library/occurrences/filterable_explore_list') as ReportDefinition;
+    const given = { taxa_taxon_list_id: '3', date_from: '2021-03-01', date_to: '2021-03-31', survey_id: '4' };
+    const keyed = compileReport(report, given, visibilityFor(report), { limit: 100, offset: 200 });
+    const oneStatement = compileReport({ ...report, keyedPages: false }, given, visibilityFor(report), { limit: 100, offset: 200 });
+
+    const ids = /^SELECT (.+) FROM reports\.occurrences o WHERE o\.id IN \(SELECT o\.id AS "page_key" FROM reports\.occurrences o WHERE (.+) ORDER BY o\.id DESC LIMIT \$\d+ OFFSET \$\d+\) ORDER BY o\.id DESC$/.exec(
+      keyed.sql.replace(/\s+/g, ' '),
+    );
+    expect(ids).not.toBeNull();
+    // The subquery holds every condition of the one statement, and the page its columns.
+    const plain = /^SELECT (.+) FROM reports\.occurrences o WHERE (.+) ORDER BY o\.id DESC LIMIT \$\d+ OFFSET \$\d+$/.exec(oneStatement.sql.replace(/\s+/g, ' '))!;
+    expect(ids![1]).toBe(plain[1]);
+    expect(ids![2]).toBe(plain[2]);
+    expect(keyed.values).toEqual(oneStatement.values);
+    expect(keyed.values.slice(-2)).toEqual([100, 200]);
+    expect([keyed.countSql, keyed.countValues]).toEqual([oneStatement.countSql, oneStatement.countValues]);
+  });
+
+  it('when a page gives no taxa, asks for its own order, or is a download, or its report has no keyed pages, then it is read in one statement', () => {
+    const explore = shipped.reports.get('library/occurrences/filterable_explore_list') as ReportDefinition;
+    const recent = shipped.reports.get('library/occurrences/recent_records') as ReportDefinition;
+    const taxa = { taxa_taxon_list_id: '3', date_from: '2021-03-01' };
+    for (const [report, given, options] of [
+      [explore, { date_from: '2021-03-01', survey_id: '4' }, PAGE],
+      [explore, taxa, { ...PAGE, orderBy: 'taxon' }],
+      [explore, taxa, { limit: 50_000, offset: 0 }],
+      [recent, taxa, PAGE],
+    ] as const) {
+      const compiled = compileReport(report, given, visibilityFor(report), options);
+      expect(compiled.sql).not.toContain('IN (SELECT');
+      expect(compiled.sql.replace(/\s+/g, ' ')).toMatch(/ LIMIT \$\d+ OFFSET \$\d+$/);
+    }
+    expect(explore.keyedPages).toBe(true);
+    expect(recent.keyedPages).toBe(false);
+  });
+
+  it('when a report replaces a standard date param, then its taxa do not make pages read keys first: their plain comparison is not answered by the index', () => {
+    const definition = parseReport(
+      'library/test/report',
+      reportXml({
+        reportAttributes: 'standard_params="occurrences" keyed_pages="true"',
+        params: '<param name="date_from" display="Entered from" datatype="moment"><where>o.created_on &gt;= reports.moment_start(#date_from#)</where></param>',
+      }),
+    );
+    const compiled = compileReport(definition, { taxa_taxon_list_id: '3', date_from: '2024-01-01' }, NO_VISIBILITY, PAGE);
+    expect(compiled.sql).not.toContain('IN (SELECT');
   });
 
   it('when a count limit is given, then the count stops one row past it; without one, it counts every row', () => {
@@ -726,6 +791,11 @@ describe('compileReport', () => {
         // Joined tables (an association's two occurrences) come after the table the sharing filter reads.
         /^SELECT .+ FROM reports\.\w+ [oscl] (?:JOIN .+ )?WHERE \(.+\) .*ORDER BY .+ LIMIT \$\d+ OFFSET \$\d+$/,
       );
+      // In the report's own order: pages of reports with keyed pages read their keys first when taxa are given.
+      const ownOrder = compileReport(report, given, visibilityFor(report), PAGE);
+      expect(hasBalancedParentheses(ownOrder.sql), `${report.path}: ${ownOrder.sql}`).toBe(true);
+      expect(placeholderNumbers(ownOrder.sql), report.path).toEqual(ownOrder.values.map((_, index) => index + 1));
+      expect(ownOrder.sql.includes(' IN (SELECT '), report.path).toBe(report.keyedPages && 'taxa_taxon_list_id' in given);
     }
   });
 });
