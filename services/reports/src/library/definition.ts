@@ -263,9 +263,9 @@ function checkQuery(definition: ReportDefinition, fail: (problem: string) => nev
     fail('params have a <where> but the query has no #filters#');
   }
   if (definition.keyedPages) {
-    if (/\b(GROUP\s+BY|JOIN|DISTINCT|UNION)\b/i.test(query)) fail('keyed_pages needs a query of its table alone, without GROUP BY, JOIN, DISTINCT or UNION');
+    if (/\b(GROUP\s+BY|JOIN|SELECT\s+DISTINCT|UNION)\b/i.test(query)) fail('keyed_pages needs a query of its table alone, without GROUP BY, JOIN, DISTINCT or UNION');
     if (definition.orderBy.length === 0) fail('keyed_pages needs an <order_by>');
-    if (!definition.orderBy.every((term) => new RegExp(`^${alias}\\.[a-z_]+(\\s+(ASC|DESC))?$`, 'i').test(term.trim()))) {
+    if (!definition.orderBy.every((term) => new RegExp(`^${alias}\\.[a-z_][a-z0-9_]*(\\s+(ASC|DESC))?$`, 'i').test(term.trim()))) {
       fail(`keyed_pages needs an order of columns of ${alias} alone`);
     }
   }

@@ -50,7 +50,7 @@ export type ReportDefinition = {
   orderBy: string[];
   /**
    * A page may be read as the ids of its rows first, then those rows (`keyed_pages`): the query
-   * reads its table alone (no GROUP BY), and its order names that table's columns only.
+   * reads its table alone (no JOIN, GROUP BY, DISTINCT or UNION), and its order names that table's columns only.
    */
   keyedPages: boolean;
   params: ReportParam[];

@@ -138,6 +138,14 @@ describe('parseReport', () => {
     ]);
   });
 
+  it('when a report with keyed pages reads its table alone in an order of its columns, then it parses, conditions such as IS DISTINCT FROM included', () => {
+    const definition = parseReport(
+      'library/test/report',
+      reportXml({ reportAttributes: 'keyed_pages="true"', query: 'SELECT #columns# FROM reports.occurrences o WHERE #sharing_filter# AND o.taxon IS DISTINCT FROM o.preferred_taxon' }),
+    );
+    expect(definition.keyedPages).toBe(true);
+  });
+
   it('when featured and restricted are absent, then both are false', () => {
     const definition = parseReport('library/test/report', reportXml());
 
@@ -249,6 +257,11 @@ describe('parseReport', () => {
     [
       'a report with keyed pages joins another table',
       reportXml({ reportAttributes: 'keyed_pages="true"', query: 'SELECT #columns# FROM reports.occurrences o JOIN reports.samples s ON s.id = o.sample_id WHERE #sharing_filter#' }),
+      /keyed_pages/,
+    ],
+    [
+      'a report with keyed pages selects distinct rows',
+      reportXml({ reportAttributes: 'keyed_pages="true"', query: 'SELECT DISTINCT #columns# FROM reports.occurrences o WHERE #sharing_filter#' }),
       /keyed_pages/,
     ],
     [
