@@ -58,6 +58,7 @@ export interface ProtoGrpcType {
       ReportParameter: MessageTypeDefinition<_reports_v1_ReportParameter, _reports_v1_ReportParameter__Output>
       ReportsService: SubtypeConstructor<typeof grpc.Client, _reports_v1_ReportsServiceClient> & { service: _reports_v1_ReportsServiceDefinition }
       RowBatch: MessageTypeDefinition<_reports_v1_RowBatch, _reports_v1_RowBatch__Output>
+      RowForm: EnumTypeDefinition
       RunReportChunk: MessageTypeDefinition<_reports_v1_RunReportChunk, _reports_v1_RunReportChunk__Output>
       RunReportRequest: MessageTypeDefinition<_reports_v1_RunReportRequest, _reports_v1_RunReportRequest__Output>
     }

@@ -105,6 +105,7 @@ export type * from './reports/v1/ReportHead.ts';
 export type * from './reports/v1/ReportParameter.ts';
 export type * from './reports/v1/ReportsService.ts';
 export type * from './reports/v1/RowBatch.ts';
+export type * from './reports/v1/RowForm.ts';
 export type * from './reports/v1/RunReportChunk.ts';
 export type * from './reports/v1/RunReportRequest.ts';
 export type * from './search/v1/ForwardChunk.ts';

@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import { HttpError } from '../http-error.ts';
-import { csvLine } from './csv.ts';
+import { csvLine } from '@rex/protos';
 import { htmlPage, htmlValue, keysOf } from './html-page.ts';
 
 export type Format = 'json' | 'html' | 'csv' | 'ndjson';

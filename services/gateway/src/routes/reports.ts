@@ -1,12 +1,10 @@
 import type { Request, Response } from 'express';
-import { fromJsonRows, type ReportAccess, type RowValues, type RunReportChunk__Output } from '@rex/protos';
+import { RowTextWriter, csvLine, fromJsonRows, type ReportAccess, type RowForm, type RunReportChunk__Output } from '@rex/protos';
 import { toAuthContext, type Caller } from '../auth/caller.ts';
 import type { ReportsClient } from '../clients/reports.ts';
 import { HttpError } from '../http-error.ts';
 import { answerFormat, sendAnswer } from './answer-format.ts';
 import { API_PARAMETERS, CARRIED_PARAMETERS, backend, requestUrl, servicesUrl } from './context.ts';
-import { csvLine } from './csv.ts';
-import { RowWriter } from './row-json.ts';
 import { HTML_PAGE_END, escapeHtml, htmlPageStart, htmlValue } from './html-page.ts';
 import type { Route } from './route.ts';
 import { streamAnswer } from './stream-answer.ts';
@@ -78,6 +76,9 @@ function pageLink(req: Request, offset: number, limit: number, count: number | u
   return url.toString();
 }
 
+/** The form reports writes the rows in for each format: as the answer's text, except for HTML. */
+const ROW_FORMS = { json: 'ROW_FORM_JSON_OBJECTS', csv: 'ROW_FORM_CSV', ndjson: 'ROW_FORM_NDJSON', html: 'ROW_FORM_JSON_ARRAYS' } as const satisfies Record<string, RowForm>;
+
 /** Runs a report and streams its rows to the client as JSON, an HTML table, CSV or NDJSON. */
 function runReport(reports: ReportsClient, limits: ReportLimits, req: Request, res: Response, path: string): Promise<void> {
   const format = answerFormat(req, ['json', 'html', 'csv', 'ndjson']);
@@ -102,10 +103,11 @@ function runReport(reports: ReportsClient, limits: ReportLimits, req: Request, r
     columns: typeof req.query.columns === 'string' ? req.query.columns.split(',').filter(Boolean) : [],
     wantCount: wantCount && knownCount === undefined,
     access: reportAccess(req.caller!),
+    rowForm: ROW_FORMS[format],
   });
 
   let columns: string[] = [];
-  let writer = new RowWriter([]);
+  let texts: RowTextWriter | undefined;
   let count: number | undefined;
   let warnings: string[] = [];
   let rows = 0;
@@ -119,7 +121,7 @@ function runReport(reports: ReportsClient, limits: ReportLimits, req: Request, r
     applyHead: (chunk: RunReportChunk__Output) => {
       if (!chunk.head) return false;
       columns = chunk.head.columns;
-      writer = new RowWriter(columns);
+      if (format !== 'html') texts = new RowTextWriter(ROW_FORMS[format], columns);
       count = knownCount ?? (wantCount && !chunk.head.countUnknown ? Number(chunk.head.count) : undefined);
       const unknown = chunk.head.unknownParameters;
       warnings = unknown.map(warningOf);
@@ -141,16 +143,18 @@ function runReport(reports: ReportsClient, limits: ReportLimits, req: Request, r
       return true;
     },
     render: (chunk: RunReportChunk__Output) => {
-      let text = '';
-      for (const row of fromJsonRows(chunk.rows?.json ?? '')) {
-        if (format === 'csv') text += csvLine(row);
-        else if (format === 'ndjson') text += `${writer.row(row, false)}\n`;
-        else if (format === 'html') text += `<tr>${row.map((value) => `<td>${htmlValue(value)}</td>`).join('')}</tr>\n`;
-        // Rows of the data array leave out keys whose value is null or empty, as the existing API does.
-        else text += `${rows > 0 ? ',' : ''}${writer.row(row, true)}`;
-        rows += 1;
+      const batch = chunk.rows;
+      if (!batch) return undefined;
+      // Reports writes the rows as this answer's text, sent on as it stands.
+      if (batch.text.length) {
+        rows += batch.count;
+        return batch.text;
       }
-      return text;
+      // As values: for HTML, and from a reports service that writes only those (one of an earlier version, during an upgrade).
+      const values = fromJsonRows(batch.json);
+      rows += values.length;
+      if (texts) return texts.write(values);
+      return values.map((row) => `<tr>${row.map((value) => `<td>${htmlValue(value)}</td>`).join('')}</tr>\n`).join('');
     },
     finish: () => {
       if (format === 'html') return `</table>\n${htmlValue({ count: count ?? rows, paging: paging() })}${HTML_PAGE_END}`;

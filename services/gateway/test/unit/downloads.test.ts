@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { downloadHeaders } from '../../src/routes/media-queue.ts';
-import { csvCell } from '../../src/routes/csv.ts';
+import { csvCell } from '@rex/protos';
 
 describe('report CSV cells', () => {
   it('when a value would start a spreadsheet formula, then it is neutralised; numbers and plain text are kept', () => {

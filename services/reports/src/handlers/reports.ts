@@ -1,6 +1,6 @@
 import type { Pool } from '@rex/db';
 import { badRequest, forbidden, notFound, writeMessage, type Handlers } from '@rex/grpc';
-import { toJsonRows, type FolderEntry, type ReportAccess__Output, type ReportsServiceHandlers } from '@rex/protos';
+import { RowTextWriter, toJsonRows, type FolderEntry, type ReportAccess__Output, type ReportsServiceHandlers, type RowBatch, type RowForm__Output } from '@rex/protos';
 import type { ReportCounts } from '../db/report-counts.ts';
 import { reportRows } from '../db/report-rows.ts';
 import { reportVerdict } from '../domain/access.ts';
@@ -11,6 +11,20 @@ import { ParamError, compileReport } from '../library/compile.ts';
 import type { ReportDefinition } from '../library/types.ts';
 
 export const FEATURED = 'featured';
+
+const TEXT_FORMS: ReadonlySet<RowForm__Output> = new Set(['ROW_FORM_CSV', 'ROW_FORM_NDJSON', 'ROW_FORM_JSON_OBJECTS']);
+
+/**
+ * Writes each batch of rows in the form the caller asked for: as text it sends
+ * on as it stands, or as JSON arrays of values (also for a form this version
+ * does not know, which the caller sees by the text being absent).
+ */
+function batchWriter(form: RowForm__Output, columns: string[]): (rows: unknown[][]) => RowBatch {
+  const values = (rows: unknown[][]) => rows.map((row) => row.map(cellText));
+  if (!TEXT_FORMS.has(form)) return (rows) => ({ json: toJsonRows(values(rows)), count: rows.length });
+  const writer = new RowTextWriter(form as Exclude<RowForm__Output, 'ROW_FORM_JSON_ARRAYS'>, columns);
+  return (rows) => ({ text: Buffer.from(writer.write(values(rows))), count: rows.length });
+}
 
 function reportEntry(report: ReportDefinition): FolderEntry {
   return { name: report.path.split('/').pop()!, type: 'ENTRY_TYPE_REPORT', title: report.title, description: report.description, path: report.path, featured: report.featured };
@@ -104,15 +118,17 @@ export function reportHandlers(
       const counting = request.wantCount ? counts.count(compiled) : undefined;
       counting?.catch(() => undefined);
       let headSent = false;
+      const columns = compiled.columns.map((c) => c.name);
+      const batch = batchWriter(request.rowForm, columns);
       for await (const rows of reportRows(read, compiled, request.limit)) {
         if (!headSent) {
           const count = counting ? await counting : 0;
           await writeMessage(call, {
-            head: { count: count ?? 0, countUnknown: count === undefined, columns: compiled.columns.map((c) => c.name), unknownParameters: compiled.unknownParameters },
+            head: { count: count ?? 0, countUnknown: count === undefined, columns, unknownParameters: compiled.unknownParameters },
           });
           headSent = true;
         }
-        if (rows.length) await writeMessage(call, { rows: { json: toJsonRows(rows.map((row) => row.map(cellText))) } });
+        if (rows.length) await writeMessage(call, { rows: batch(rows) });
       }
     },
   };

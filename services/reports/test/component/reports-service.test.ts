@@ -7,6 +7,7 @@ import { z } from '@rex/config';
 import { createPool, withTransaction } from '@rex/db';
 import { registry } from '@rex/telemetry';
 import {
+  RowTextWriter,
   fromJsonRows,
   fromJsonValues,
   recordsV1,
@@ -16,6 +17,7 @@ import {
   type FieldValues,
   type RecordsServiceClient,
   type ReportsServiceClient,
+  type RowBatch__Output,
   type RunReportChunk__Output,
   type RunReportRequest,
 } from '@rex/protos';
@@ -55,6 +57,18 @@ async function run(auth: AuthContext, request: Partial<RunReportRequest> = {}) {
     if (chunk.rows) for (const row of fromJsonRows(chunk.rows.json)) rows.push(Object.fromEntries(columns.map((column, i) => [column, row[i]])));
   }
   return { columns, count, rows };
+}
+
+/** A run of a report as its batches of rows come, with the head's columns. */
+async function batchesOf(auth: AuthContext, request: Partial<RunReportRequest> = {}) {
+  const stream = reports.raw.serverStream<RunReportChunk__Output>('RunReport', { auth, path: EXPLORE, parameters: { location_name: MARKER }, limit: 1000, ...request }, 10_000);
+  let columns: string[] = [];
+  const batches: RowBatch__Output[] = [];
+  for await (const chunk of stream as AsyncIterable<RunReportChunk__Output>) {
+    if (chunk.head) columns = chunk.head.columns;
+    if (chunk.rows) batches.push(chunk.rows);
+  }
+  return { columns, batches };
 }
 
 const occurrenceIds = async (auth: AuthContext) => (await run(auth)).rows.map((row) => String(row.occurrence_id)).sort();
@@ -100,6 +114,23 @@ describe('running a report', () => {
     const second = await run(owner, { limit: 1, offset: 1, orderBy: 'occurrence_id', sortDir: 'ASC' });
     expect(second.rows.map((row) => row.occurrence_id)).toEqual([ownOccurrences[1]]);
     expect(second.count).toBe(2);
+  });
+
+  it("when the rows are asked for as CSV, NDJSON or a page's JSON objects, then each batch holds them as that text, with its count; a form it does not know gets the values", async () => {
+    const { columns, batches } = await batchesOf(owner);
+    const values = batches.flatMap((batch) => fromJsonRows(batch.json));
+    expect(values).toHaveLength(2);
+    expect(batches.map((batch) => batch.count)).toEqual([2]);
+    for (const form of ['ROW_FORM_CSV', 'ROW_FORM_NDJSON', 'ROW_FORM_JSON_OBJECTS'] as const) {
+      const written = await batchesOf(owner, { rowForm: form });
+      expect(written.columns).toEqual(columns);
+      expect(written.batches.map((batch) => batch.json)).toEqual(['']);
+      expect(written.batches.map((batch) => batch.count)).toEqual([2]);
+      expect(Buffer.concat(written.batches.map((batch) => batch.text)).toString('utf8'), form).toBe(new RowTextWriter(form, columns).write(values));
+    }
+    const unknown = await batchesOf(owner, { rowForm: 9 as unknown as RunReportRequest['rowForm'] });
+    expect(unknown.batches.flatMap((batch) => fromJsonRows(batch.json))).toEqual(values);
+    expect(unknown.batches.map((batch) => batch.text.length)).toEqual([0]);
   });
 
   it('when callers of different scope run the same report, then each sees exactly its records, and confidential ones are left out', async () => {

@@ -3,8 +3,12 @@
 
 export interface RowBatch {
   'json'?: (string);
+  'text'?: (Buffer | Uint8Array | string);
+  'count'?: (number);
 }
 
 export interface RowBatch__Output {
   'json': (string);
+  'text': (Buffer);
+  'count': (number);
 }
