@@ -26,7 +26,8 @@
 //   (u) POST /media-queue: a 2 MB JPEG per request, with the gateway's resident memory before and at peak
 //   (m) each authentication method on the same request, GET /samples/<id of no sample>: the
 //       method's own cost on top of an identical hop and lookup (answered 404 for every method); the
-//       methods in turn, three times each (half of BENCH_DURATION a run), each by its median
+//       methods in turn, six rounds, each starting one method later (a third of BENCH_DURATION a
+//       run), each method by its median
 //   (w) the change feed read through GET /changes (BENCH_FEED_CHANGES entries, default 20 000, pages
 //       of 1000) against a floor reading the same read-model rows straight from pg; and webhook
 //       delivery of BENCH_DELIVERIES changes (default 3 000) to a receiver on loopback against a
@@ -135,15 +136,19 @@ type Contender = { name: string; options: autocannon.Options; expected?: number;
 const ROUNDS = 3;
 
 /**
- * Loads compared with one another ((m), (o), (t)): each runs in turn, ROUNDS times (warmed up
+ * Loads compared with one another ((m), (o), (t)): each runs in turn, `rounds` times (warmed up
  * before its first run only), so that the machine's drift between runs falls on all of them alike.
- * Each one's runs, and its run of median req/s, whose figures stand for it.
+ * With `rotate`, each round starts one contender later, so that none always runs in the same place
+ * of a round: six runs of one method in turn read 0.82–0.90 of one another, the first in each round
+ * the slowest. Each one's runs, and its run of median req/s, whose figures stand for it.
  */
-async function inTurn(contenders: Contender[], seconds: number): Promise<{ median: Result; runs: Result[] }[]> {
+async function inTurn(contenders: Contender[], seconds: number, { rounds = ROUNDS, rotate = false } = {}): Promise<{ median: Result; runs: Result[] }[]> {
   const runs: Result[][] = contenders.map(() => []);
-  for (let round = 1; round <= ROUNDS; round++) {
-    for (const [i, contender] of contenders.entries()) {
-      const run = () => load(`${contender.name} (${round} of ${ROUNDS})`, contender.options, contender.expected ?? 200, { seconds, warmUp: round === 1 });
+  for (let round = 1; round <= rounds; round++) {
+    for (let place = 0; place < contenders.length; place++) {
+      const i = rotate ? (place + round - 1) % contenders.length : place;
+      const contender = contenders[i];
+      const run = () => load(`${contender.name} (${round} of ${rounds})`, contender.options, contender.expected ?? 200, { seconds, warmUp: runs[i].length === 0 });
       runs[i].push(await (contender.around ? contender.around(run) : run()));
     }
   }
@@ -861,7 +866,9 @@ try {
     ];
     const measured = await inTurn(
       cases.map(([method, url, headers, expected]) => ({ name: `(m) ${method}`, options: { url, headers }, expected })),
-      Math.max(3, Math.round(DURATION / 2)),
+      Math.max(3, Math.round(DURATION / 3)),
+      // Every method in every place of a round once.
+      { rounds: cases.length, rotate: true },
     );
     methods.push(...measured.map((m) => m.median));
   }
