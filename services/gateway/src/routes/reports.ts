@@ -145,8 +145,8 @@ function runReport(reports: ReportsClient, limits: ReportLimits, req: Request, r
     render: (chunk: RunReportChunk__Output) => {
       const batch = chunk.rows;
       if (!batch) return undefined;
-      // Reports writes the rows as this answer's text, sent on as it stands.
-      if (batch.text.length) {
+      // Reports writes the rows as this answer's text, sent on as it stands (never into HTML, which escapes values).
+      if (texts && batch.text.length) {
         rows += batch.count;
         return batch.text;
       }

@@ -30,7 +30,10 @@ beforeAll(async () => {
     RunReport: (call: grpc.ServerWritableStream<RunReportRequest__Output, RunReportChunk>) => {
       asked.push(call.request);
       call.write({ head: { count: 3, columns: COLUMNS, unknownParameters: [] } });
-      for (const rows of BATCHES) call.write({ rows: { json: toJsonRows(rows) } });
+      if (call.request.parameters.markup) {
+        // A reports service that sends text where it was asked for values.
+        call.write({ rows: { text: Buffer.from('<script>alert(1)</script>'), count: 1, json: toJsonRows([['<b>1</b>', 'Erithacus rubecula', null]]) } });
+      } else for (const rows of BATCHES) call.write({ rows: { json: toJsonRows(rows) } });
       call.end();
     },
   });
@@ -66,8 +69,8 @@ beforeAll(async () => {
   await pool.end();
 });
 
-async function report(format: string) {
-  const response = await fetch(`${rest}/reports/library/occurrences/filterable_explore_list.xml?format=${format}`, {
+async function report(format: string, extra = '') {
+  const response = await fetch(`${rest}/reports/library/occurrences/filterable_explore_list.xml?format=${format}${extra}`, {
     headers: { Authorization: `WEBSITE_ID:${WEBSITE.id}:SECRET:${WEBSITE.password}` },
   });
   return { status: response.status, text: await response.text() };
@@ -94,5 +97,12 @@ describe('report rows from a reports service that writes only values', () => {
     expect(html.text).toContain('<td>Turdus merula</td>');
     // What each format asked reports for: the answer's text, except for HTML.
     expect(asked.map((request) => request.rowForm)).toEqual(['ROW_FORM_JSON_OBJECTS', 'ROW_FORM_CSV', 'ROW_FORM_NDJSON', 'ROW_FORM_JSON_ARRAYS']);
+  });
+
+  it('when an HTML page is asked for, then only the values are written, escaped, even if text comes with them', async () => {
+    const html = await report('html', '&markup=1');
+    expect(html.status).toBe(200);
+    expect(html.text).toContain('<td>&lt;b&gt;1&lt;/b&gt;</td>');
+    expect(html.text).not.toContain('<script>');
   });
 });
