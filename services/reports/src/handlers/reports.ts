@@ -1,6 +1,6 @@
 import type { Pool } from '@rex/db';
 import { badRequest, forbidden, notFound, writeMessage, type Handlers } from '@rex/grpc';
-import { RowTextWriter, toJsonRows, type FolderEntry, type ReportAccess__Output, type ReportsServiceHandlers, type RowBatch, type RowForm__Output } from '@rex/protos';
+import { RowTextWriter, toJsonRows, type FolderEntry, type ReportAccess__Output, type ReportsServiceHandlers, type RowBatch, type RowForm__Output, type RowValues } from '@rex/protos';
 import type { ReportCounts } from '../db/report-counts.ts';
 import { reportRows } from '../db/report-rows.ts';
 import { reportVerdict } from '../domain/access.ts';
@@ -20,7 +20,11 @@ const TEXT_FORMS: ReadonlySet<RowForm__Output> = new Set(['ROW_FORM_CSV', 'ROW_F
  * does not know, which the caller sees by the text being absent).
  */
 function batchWriter(form: RowForm__Output, columns: string[]): (rows: unknown[][]) => RowBatch {
-  const values = (rows: unknown[][]) => rows.map((row) => row.map(cellText));
+  // The rows are the driver's arrays, this batch's alone: each value is replaced by its text where it stands.
+  const values = (rows: unknown[][]) => {
+    for (const row of rows) for (let i = 0; i < row.length; i++) row[i] = cellText(row[i]);
+    return rows as RowValues[];
+  };
   if (!TEXT_FORMS.has(form)) return (rows) => ({ json: toJsonRows(values(rows)), count: rows.length });
   const writer = new RowTextWriter(form as Exclude<RowForm__Output, 'ROW_FORM_JSON_ARRAYS'>, columns);
   return (rows) => ({ text: Buffer.from(writer.write(values(rows))), count: rows.length });
