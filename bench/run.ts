@@ -139,8 +139,8 @@ const ROUNDS = 3;
  * Loads compared with one another ((m), (o), (t)): each runs in turn, `rounds` times (warmed up
  * before its first run only), so that the machine's drift between runs falls on all of them alike.
  * With `rotate`, each round starts one contender later, so that none always runs in the same place
- * of a round: six runs of one method in turn read 0.82–0.90 of one another, the first in each round
- * the slowest. Each one's runs, and its run of median req/s, whose figures stand for it.
+ * of a round: six runs of one method in turn read 0.82 and 0.90 of one another, once rising with
+ * their place in the round. Each one's runs, and its run of median req/s, whose figures stand for it.
  */
 async function inTurn(contenders: Contender[], seconds: number, { rounds = ROUNDS, rotate = false } = {}): Promise<{ median: Result; runs: Result[] }[]> {
   const runs: Result[][] = contenders.map(() => []);
