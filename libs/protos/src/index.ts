@@ -8,7 +8,7 @@ import type { ProtoGrpcType as MediaProto } from './generated/media_service.ts';
 
 export { LOADER_OPTIONS, PROTO_FILES, PROTOS_DIR } from './options.ts';
 export { RECORD_ID, isRecordId } from './ids.ts';
-export { RowTextWriter, RowWriter, csvCell, csvLine } from './row-forms.ts';
+export { RowTextWriter, csvCell, csvLine } from './row-forms.ts';
 export { fromJsonRows, fromJsonValues, toJsonRows, toJsonValues, type FieldValue, type FieldValues, type RowValues } from './json-values.ts';
 
 const definition = protoLoader.loadSync(PROTO_FILES, { ...LOADER_OPTIONS, includeDirs: [...LOADER_OPTIONS.includeDirs] });
