@@ -115,6 +115,19 @@ async function analyzeReadModel(client: PoolClient, check: StatisticsCheck): Pro
 }
 
 /**
+ * Whether a batch would find anything to do (see batchDue). Only the first event past the cursor
+ * is read, from the outbox's (txid, id) index: it has the oldest transaction of those waiting, so
+ * when it is not settled, none is. The cursor is read first, as values the index can start from;
+ * joined to the outbox, an EXISTS over the events past it was planned as a scan of the whole
+ * outbox, which keeps every event ever written.
+ */
+export const BATCH_DUE_STATEMENT = `
+  SELECT coalesce((SELECT ${SETTLED_EVENT} FROM records.outbox o
+                    WHERE (o.txid, o.id) > (SELECT txid, event_id FROM reports.projector_cursor WHERE name = 'outbox')
+                    ORDER BY o.txid, o.id LIMIT 1), false)
+      OR EXISTS (SELECT 1 FROM reports.occurrences WHERE attrs IS NULL) AS due`;
+
+/**
  * Whether a batch would find anything to do: events it may apply, occurrences
  * without attribute values, or statistics due to be looked at. An idle projector
  * asks this every PROJECTOR_IDLE_MS: one statement, where a batch is a
@@ -122,11 +135,7 @@ async function analyzeReadModel(client: PoolClient, check: StatisticsCheck): Pro
  */
 export async function batchDue(db: Pool, statistics: StatisticsCheck): Promise<boolean> {
   if (statisticsDue(statistics)) return true;
-  const { rows } = await db.query<{ due: boolean }>(
-    `SELECT EXISTS (SELECT 1 FROM records.outbox o, reports.projector_cursor c
-                     WHERE c.name = 'outbox' AND (o.txid, o.id) > (c.txid, c.event_id) AND ${SETTLED_EVENT})
-         OR EXISTS (SELECT 1 FROM reports.occurrences WHERE attrs IS NULL) AS due`,
-  );
+  const { rows } = await db.query<{ due: boolean }>(BATCH_DUE_STATEMENT);
   return rows[0].due;
 }
 

@@ -8,7 +8,7 @@ import { RECORDS_FIXTURES, importRecordsFixtures } from '../../../records/src/ad
 import { RecordsEnv } from '../../../records/src/config.ts';
 import { startRecordsServer } from '../../../records/src/server.ts';
 import { ReportsEnv } from '../../src/config.ts';
-import { applyBatch, batchDue, startProjector } from '../../src/projector.ts';
+import { BATCH_DUE_STATEMENT, applyBatch, batchDue, startProjector } from '../../src/projector.ts';
 import { startReportsServer } from '../../src/server.ts';
 import { clientOf, freshDatabase, serve, settings, silentLogger, userOf, type Unary } from '../../../../component/support/served.ts';
 
@@ -211,6 +211,48 @@ describe('the projector', () => {
       expect(rows[0].attrs).toEqual({});
 
       expect(await batchDue(pool, { everyMs: 60_000, next: 0 })).toBe(true);
+    });
+
+    it('when a committed event waits behind a transaction still running, then no batch is due until that transaction ends', async () => {
+      await drain();
+      const other = createPool(databaseUrl, { max: 1, applicationName: 'component-older' });
+      const older = await other.connect();
+      try {
+        await older.query('BEGIN');
+        await older.query('SELECT pg_current_xact_id()');
+        // Committed after the older transaction began: its event may not be applied before that one ends.
+        await pool.query(`INSERT INTO records.outbox (entity, entity_id, operation, website_id) VALUES ('location', 900101, 'create', $1)`, [WEBSITE]);
+        expect(await batchDue(pool, never)).toBe(false);
+        await older.query('COMMIT');
+        expect(await dueWithin(10_000)).toBe(true);
+      } finally {
+        await older.query('ROLLBACK').catch(() => undefined);
+        older.release();
+        await other.end();
+      }
+      await drain();
+    });
+
+    // The outbox keeps every event ever written: a poll that reads it whole costs more with every write.
+    it('when the outbox holds tens of thousands of applied events, then a poll reads a few pages of it', async () => {
+      await drain();
+      // Events of transactions older than the cursor's, so already applied as far as the projector knows.
+      await pool.query(
+        `INSERT INTO records.outbox (entity, entity_id, operation, website_id, txid)
+         SELECT 'location', 800000 + n, 'create', $1, '3'::xid8 FROM generate_series(1, 30000) AS n`,
+        [WEBSITE],
+      );
+      try {
+        await pool.query('ANALYZE records.outbox');
+        const { rows } = await pool.query<{ 'QUERY PLAN': { Plan: Record<string, unknown> }[] }>(`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${BATCH_DUE_STATEMENT}`);
+        const plan = rows[0]['QUERY PLAN'][0].Plan;
+        const pages = Number(plan['Shared Hit Blocks']) + Number(plan['Shared Read Blocks']);
+        // The outbox's 30 000 rows take about 250 pages.
+        expect(pages).toBeLessThan(30);
+        expect(await batchDue(pool, never)).toBe(false);
+      } finally {
+        await pool.query("DELETE FROM records.outbox WHERE entity = 'location' AND entity_id > 800000 AND entity_id <= 830000 AND txid = '3'::xid8");
+      }
     });
 
     it('when it has nothing to apply, then its polls run no transaction, and a new record is applied at the next poll', async () => {
