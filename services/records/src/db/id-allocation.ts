@@ -16,9 +16,15 @@ export const SEQUENCES = [
 /** How many ids a write needs from each of SEQUENCES. */
 export type IdCounts = number[];
 
+/**
+ * Each count is read in a subquery: given as a value, PostgreSQL plans generate_series for the
+ * number of rows it asks, estimates a thousand in a plan made for any count, and so plans the
+ * statement anew at every call (more time than it takes to run). As a subquery's value the count
+ * is unknown to both plans, and the statement is planned once per connection.
+ */
 const ALLOCATE = {
   name: 'allocate-ids',
-  text: `SELECT ${SEQUENCES.map((sequence, i) => `ARRAY(SELECT nextval('${sequence}')::text FROM generate_series(1, $${i + 1}::int)) AS ids${i}`).join(', ')}`,
+  text: `SELECT ${SEQUENCES.map((sequence, i) => `ARRAY(SELECT nextval('${sequence}')::text FROM generate_series(1, (SELECT $${i + 1}::int))) AS ids${i}`).join(', ')}`,
 };
 
 /** Takes `counts` ids from the sequences in one query; the ids of each sequence in ascending order. */

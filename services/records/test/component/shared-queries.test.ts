@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPool, type Pool } from '@rex/db';
 import { currentCall, inScope } from '@rex/grpc';
-import { SEQUENCES, takeSharedIds } from '../../src/db/id-allocation.ts';
+import { SEQUENCES, takeIds, takeSharedIds } from '../../src/db/id-allocation.ts';
 import { SharedQuery, sharedReadById } from '../../src/db/shared-query.ts';
 import { freshDatabase } from '../../../../component/support/served.ts';
 import { Call } from '../support/call.ts';
@@ -55,6 +55,25 @@ describe('ids for writes running at once', () => {
     expect(samples).toHaveLength(1);
     expect(occurrences).toHaveLength(2);
     expect(others.every((ids) => ids.length === 0)).toBe(true);
+  });
+
+  it('when one connection takes ids again and again, then PostgreSQL plans the query once and reuses the plan', async () => {
+    const client = await pool.connect();
+    try {
+      for (let i = 1; i <= 8; i++) {
+        const [samples, occurrences] = await takeIds(client, counts(i, 2 * i));
+        expect([samples.length, occurrences.length]).toEqual([i, 2 * i]);
+      }
+      const { rows } = await client.query<{ generic_plans: string; custom_plans: string }>(
+        "SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE name = 'allocate-ids'",
+      );
+      // PostgreSQL makes a plan for each of the first five calls, then settles on one for every call.
+      expect(rows).toHaveLength(1);
+      expect(Number(rows[0].custom_plans)).toBeLessThanOrEqual(5);
+      expect(Number(rows[0].generic_plans)).toBeGreaterThanOrEqual(3);
+    } finally {
+      client.release();
+    }
   });
 
   it('when writes ask at the same time, then one query serves them all, each with ids of its own in the order asked', async () => {
