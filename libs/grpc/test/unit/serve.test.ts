@@ -144,6 +144,30 @@ describe('serveGrpc: names and answers', () => {
     expect(await timed()).toBe(before + 2);
   });
 
+  it("when a call starts, then it takes no stack of its caller; errors made after it, and after a call that could not start, keep theirs", async () => {
+    const server = await serve<Pick<RecordsServiceHandlers, 'GetSample'>>({
+      definition: recordsV1.RecordsService.service,
+      handlers: {
+        GetSample: async () => {
+          throw notFound('No such sample.');
+        },
+      },
+    });
+    const limit = Error.stackTraceLimit;
+    const client = clientOf(recordsV1.RecordsService, server.port);
+    const refused = (await client.unary('GetSample', { auth: AUTH, id: '1' }, 5_000).catch((error: unknown) => error)) as Error;
+    // grpc-js adds the stack it took at the start to the error of a call that fails.
+    expect(refused.stack).toMatch(/\nfor call at\nno stack trace available$/);
+    expect(Error.stackTraceLimit).toBe(limit);
+    expect(new Error('later').stack!.split('\n').length).toBeGreaterThan(1);
+
+    const closed = clientOf(recordsV1.RecordsService, server.port);
+    closed.close();
+    const unavailable = (await closed.unary('GetSample', { auth: AUTH, id: '1' }, 5_000).catch((error: unknown) => error)) as Error;
+    expect(unavailable.stack!.split('\n').length).toBeGreaterThan(1);
+    expect(Error.stackTraceLimit).toBe(limit);
+  });
+
   it('when a handler throws a DomainError, then the caller gets its status and message; anything else is INTERNAL, logged, with a generic message', async () => {
     const { logger, lines } = recordingLogger();
     const server = await serve<Pick<RecordsServiceHandlers, 'GetSample'>>({
