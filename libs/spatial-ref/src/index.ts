@@ -454,7 +454,7 @@ function writePosition(view: DataView, offset: number, [x, y]: Position): void {
 }
 
 function toHex(view: DataView): string {
-  return Array.from(new Uint8Array(view.buffer), (byte) => byte.toString(16).padStart(2, '0')).join('').toUpperCase();
+  return Buffer.from(view.buffer).toString('hex').toUpperCase();
 }
 
 // ---------------------------------------------------------------------------------------------
