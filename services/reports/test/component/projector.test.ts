@@ -213,6 +213,27 @@ describe('the projector', () => {
       expect(await batchDue(pool, { everyMs: 60_000, next: 0 })).toBe(true);
     });
 
+    it('when it has nothing to apply, then its polls run no transaction, and a new record is applied at the next poll', async () => {
+      await drain();
+      const noted: Statement[] = [];
+      const noting = notingPool(databaseUrl, noted);
+      const projector = startProjector(noting, silentLogger('projector'), { batchSize: 500, idleMs: 10, analyzeEveryMs: 3_600_000 });
+      try {
+        // About thirty polls; the first runs a batch (a projector starts as if busy), which looks at the statistics.
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        expect(noted.filter((statement) => /^BEGIN/i.test(statement.text))).toHaveLength(1);
+        expect(noted.filter((statement) => /AS due/.test(statement.text)).length).toBeGreaterThan(10);
+        const id = await createSample(owner, { location_name: 'Lake' }, [{ taxa_taxon_list_id: '2' }]);
+        for (const deadline = Date.now() + 10_000; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 20))) {
+          if ((await pool.query('SELECT 1 FROM reports.samples WHERE id = $1', [id])).rowCount) break;
+        }
+        expect((await pool.query('SELECT 1 FROM reports.samples WHERE id = $1', [id])).rowCount).toBe(1);
+      } finally {
+        await projector.stop();
+        await noting.end();
+      }
+    });
+
     it('when a committed event waits behind a transaction still running, then no batch is due until that transaction ends', async () => {
       await drain();
       const other = createPool(databaseUrl, { max: 1, applicationName: 'component-older' });
@@ -252,27 +273,6 @@ describe('the projector', () => {
         expect(await batchDue(pool, never)).toBe(false);
       } finally {
         await pool.query("DELETE FROM records.outbox WHERE entity = 'location' AND entity_id > 800000 AND entity_id <= 830000 AND txid = '3'::xid8");
-      }
-    });
-
-    it('when it has nothing to apply, then its polls run no transaction, and a new record is applied at the next poll', async () => {
-      await drain();
-      const noted: Statement[] = [];
-      const noting = notingPool(databaseUrl, noted);
-      const projector = startProjector(noting, silentLogger('projector'), { batchSize: 500, idleMs: 10, analyzeEveryMs: 3_600_000 });
-      try {
-        // About thirty polls; the first runs a batch (a projector starts as if busy), which looks at the statistics.
-        await new Promise((resolve) => setTimeout(resolve, 300));
-        expect(noted.filter((statement) => /^BEGIN/i.test(statement.text))).toHaveLength(1);
-        expect(noted.filter((statement) => /AS due/.test(statement.text)).length).toBeGreaterThan(10);
-        const id = await createSample(owner, { location_name: 'Lake' }, [{ taxa_taxon_list_id: '2' }]);
-        for (const deadline = Date.now() + 10_000; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 20))) {
-          if ((await pool.query('SELECT 1 FROM reports.samples WHERE id = $1', [id])).rowCount) break;
-        }
-        expect((await pool.query('SELECT 1 FROM reports.samples WHERE id = $1', [id])).rowCount).toBe(1);
-      } finally {
-        await projector.stop();
-        await noting.end();
       }
     });
   });
