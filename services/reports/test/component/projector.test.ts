@@ -31,9 +31,10 @@ function notingPool(url: string, noted: Statement[]): Pool {
       wrapped.add(client);
       const query = client.query.bind(client) as (...args: unknown[]) => unknown;
       // Given on, as given: the pool's own query() passes a callback.
-      client.query = ((text: string, ...rest: unknown[]) => {
-        noted.push({ text, values: Array.isArray(rest[0]) ? rest[0] : [] });
-        return query(text, ...rest);
+      client.query = ((statement: string | { text: string; values?: unknown[] }, ...rest: unknown[]) => {
+        if (typeof statement === 'string') noted.push({ text: statement, values: Array.isArray(rest[0]) ? rest[0] : [] });
+        else noted.push({ text: statement.text, values: statement.values ?? [] });
+        return query(statement, ...rest);
       }) as PoolClient['query'];
     }
     return client;
