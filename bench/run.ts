@@ -50,7 +50,7 @@ import { SignJWT, importPKCS8 } from 'jose';
 import { chartNodeOptions, chartServiceEnv } from '../scripts/chart-node-options.ts';
 import { demoToken } from '../scripts/demo-token.ts';
 import { cleanUpOnInterrupt } from '../scripts/interrupt.ts';
-import { grpcServing, startSuite, type ServiceName } from '../scripts/suite.ts';
+import { NODE_FLAGS, grpcServing, startSuite, type ServiceName } from '../scripts/suite.ts';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
@@ -174,7 +174,7 @@ function startService(name: ServiceName, env: Record<string, string>): ChildProc
   const log = openSync(join(dataDir, 'logs', `${name}-${children.length + 1}.log`), 'a');
   try {
     // Started as the suite starts its services: tracing begins where the OTEL_* variables give it an exporter.
-    return spawn(process.execPath, ['--conditions=development', '--disable-warning=ExperimentalWarning', '--import', '@rex/telemetry/register', 'src/main.ts'], {
+    return spawn(process.execPath, [...NODE_FLAGS, 'src/main.ts'], {
       cwd: join(HERE, '..', 'services', name),
       env: { ...process.env, LOG_LEVEL: 'warn', REX_CONFIG: join(HERE, 'rest.yaml'), NODE_OPTIONS: 'NODE_OPTIONS' in SUITE_ENV ? SUITE_ENV.NODE_OPTIONS : chartNodeOptions(name), ...env },
       stdio: ['ignore', log, log],

@@ -5,7 +5,8 @@
 # schema's `migrate` as a one-off container, then the five services with a
 # read-only root filesystem, user 10001, 512 MiB, no capabilities and
 # no-new-privileges, one INTERNAL_AUTH_SECRET and a REST configuration file
-# mounted read-only. Through the gateway (published on 127.0.0.1): a sample is
+# mounted read-only; each image loads its modules as stripped when it was
+# built. Through the gateway (published on 127.0.0.1): a sample is
 # written and read back, a report finds it, a file is uploaded and attached to a
 # sample. Every service must then stop on `podman stop` (SIGTERM) with exit
 # code 0 within the stop timeout; one that does not is asked for a Node.js
@@ -86,6 +87,16 @@ for service in "${SERVICES[@]}"; do
   podman image exists "localhost/rex-$service:$TAG" || die "image rex-$service:$TAG is missing: run scripts/images.sh first"
 done
 pass "images present: $(printf "rex-%s:$TAG " "${SERVICES[@]}")"
+
+# Each image loads its service's modules from the copies stripped when it was
+# built (libs/typescript-cache), so Node.js's type stripper is never loaded.
+for service in "${SERVICES[@]}"; do
+  loaded=$(podman run --rm --pull=never --network none --entrypoint node "localhost/rex-$service:$TAG" \
+    --conditions=development --disable-warning=ExperimentalWarning --import /app/libs/typescript-cache/src/register.mjs \
+    --input-type=module -e "await import('/app/services/$service/src/server.ts'); console.log(process.moduleLoadList.some((m) => m.includes('amaro')) ? 'stripper loaded' : 'copies only')" 2>&1 | tail -n 1)
+  [ "$loaded" = "copies only" ] || die "rex-$service loads modules without their stripped copies: $loaded"
+done
+pass "every image loads its modules from the copies stripped when it was built"
 
 # PostgreSQL 15 from Debian's packages on the local Debian base, built once (the
 # tag follows these files, so a change to them builds a new image) and cached.

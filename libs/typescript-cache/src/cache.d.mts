@@ -1,0 +1,2 @@
+export declare const CACHE_DIR: string;
+export declare function strippedPath(source: string | Buffer, dir?: string): string;
