@@ -39,7 +39,9 @@ afterEach(() => rmSync(folder, { recursive: true, force: true }));
 
 async function run(file = 'entry.ts', { hook = true } = {}): Promise<Ran> {
   const args = ['--disable-warning=ExperimentalWarning', ...(hook ? ['--import', REGISTER] : []), join(folder, file)];
-  const { stdout } = await promisify(execFile)(process.execPath, args, { env: { ...process.env, REX_TYPESCRIPT_CACHE: cache } });
+  // Without Node.js's compile cache, which keeps stripped modules of its own between runs.
+  const { NODE_COMPILE_CACHE: _compileCache, ...env } = process.env;
+  const { stdout } = await promisify(execFile)(process.execPath, args, { env: { ...env, REX_TYPESCRIPT_CACHE: cache } });
   return JSON.parse(stdout) as Ran;
 }
 
