@@ -9,16 +9,17 @@ import { CACHE_DIR, strippedPath } from './cache.mjs';
 /** Folders a service never loads a module from. */
 const SKIPPED = new Set(['node_modules', 'test', 'coverage']);
 
-export type Stripped = { stripped: number; kept: number };
+export type Stripped = { stripped: number; kept: number; refused: number };
 
 /**
- * Writes the stripped copy of every `.ts` module (not `.d.ts`) under `folders` that has none yet.
+ * Writes the stripped copy of every `.ts` module (not `.d.ts`) under `folders` that has none yet;
+ * a module that cannot be stripped (syntax that is not erasable, or an error) gets none.
  * Only ES modules (a package.json with "type": "module" above them) are copied, as register.mjs
  * loads every copy as one. A copy is written whole or not at all (a temporary file, renamed), so
  * suites starting at once may share the folder.
  */
 export function stripAhead(folders: string[], dir = CACHE_DIR): Stripped {
-  const counts: Stripped = { stripped: 0, kept: 0 };
+  const counts: Stripped = { stripped: 0, kept: 0, refused: 0 };
   const isModule = packageTypeIsModule();
   mkdirSync(dir, { recursive: true });
   const visit = (folder: string) => {
@@ -33,8 +34,16 @@ export function stripAhead(folders: string[], dir = CACHE_DIR): Stripped {
           counts.kept += 1;
           continue;
         }
+        let code: string;
+        try {
+          code = stripTypeScriptTypes(source.toString('utf8'));
+        } catch {
+          // Not erasable TypeScript, or not TypeScript at all: Node.js says why when it loads it.
+          counts.refused += 1;
+          continue;
+        }
         const temporary = `${target}.${process.pid}.tmp`;
-        writeFileSync(temporary, stripTypeScriptTypes(source.toString('utf8')));
+        writeFileSync(temporary, code);
         renameSync(temporary, target);
         counts.stripped += 1;
       }
@@ -60,6 +69,6 @@ function packageTypeIsModule(): (folder: string) => boolean {
 }
 
 if (import.meta.main) {
-  const { stripped, kept } = stripAhead(process.argv.slice(2));
-  console.log(`typescript-cache: ${stripped} modules stripped, ${kept} already were, in ${CACHE_DIR}`);
+  const { stripped, kept, refused } = stripAhead(process.argv.slice(2));
+  console.log(`typescript-cache: ${stripped} modules stripped, ${kept} already were, ${refused} could not be, in ${CACHE_DIR}`);
 }

@@ -47,7 +47,7 @@ async function run(file = 'entry.ts', { hook = true } = {}): Promise<Ran> {
 
 describe('modules stripped ahead of time', () => {
   it('when every module has a stripped copy, then the program runs from the copies and Node.js never loads its type stripper', async () => {
-    expect(stripAhead([folder], cache)).toEqual({ stripped: 2, kept: 0 });
+    expect(stripAhead([folder], cache)).toEqual({ stripped: 2, kept: 0, refused: 0 });
     expect(await run()).toEqual({ value: 'hello, rex', stripperLoaded: false });
   });
 
@@ -60,6 +60,12 @@ describe('modules stripped ahead of time', () => {
     stripAhead([folder], cache);
     writeFileSync(join(folder, 'greeting.ts'), GREETING('good morning'));
     expect(await run()).toEqual({ value: 'good morning, rex', stripperLoaded: true });
+  });
+
+  it('when a module cannot be stripped (an enum is not erasable), then it gets no copy, the others do, and loading it fails as Node.js would fail it', async () => {
+    writeFileSync(join(folder, 'colour.ts'), 'export enum Colour { Red }\n');
+    expect(stripAhead([folder], cache)).toEqual({ stripped: 2, kept: 0, refused: 1 });
+    await expect(run('colour.ts')).rejects.toThrow(/ERR_UNSUPPORTED_TYPESCRIPT_SYNTAX|not supported in strip-only mode/);
   });
 
   it('when there are no copies at all, then the program runs as Node.js strips it', async () => {
@@ -80,8 +86,8 @@ describe('modules stripped ahead of time', () => {
       writeFileSync(join(folder, path, 'skipped.ts'), `export const where: string = '${path}';\n`);
     }
     writeFileSync(join(folder, 'types.d.ts'), 'export type Nothing = never;\n');
-    expect(stripAhead([folder], cache)).toEqual({ stripped: 2, kept: 0 });
-    expect(stripAhead([folder], cache)).toEqual({ stripped: 0, kept: 2 });
+    expect(stripAhead([folder], cache)).toEqual({ stripped: 2, kept: 0, refused: 0 });
+    expect(stripAhead([folder], cache)).toEqual({ stripped: 0, kept: 2, refused: 0 });
     expect(readdirSync(cache).filter((name) => !name.endsWith('.js'))).toEqual([]);
     expect(existsSync(cache)).toBe(true);
   });
