@@ -47,6 +47,12 @@ export const CommonEnv = z.object({
     .max(1000)
     .default(100)
     .describe("how far V8's heap may grow past what a full collection left before the next (V8's --heap-growing-percent); 0: V8 derives it from the heap limit"),
+  IDLE_COLLECTION_MS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(2_000)
+    .describe('after this long with its event loop quiet, a process holding 32 MiB more than after its last such collection runs a full one and gives the memory back; 0: never'),
   MIGRATE_ON_START: z
     .enum(['true', 'false'])
     .default('true')

@@ -1,9 +1,12 @@
 import v8 from 'node:v8';
 import { setBuildInfo, startMetricsServer, stopTracing } from '@rex/telemetry';
 import type { Logger } from '@rex/logger';
+import { collectWhenIdle } from './idle-collection.ts';
 
 /** The settings of @rex/config's CommonEnv that running a process reads. */
-export type ProcessSettings = { METRICS_PORT: number; METRICS_HOST?: string; SHUTDOWN_DELAY_MS: number; SHUTDOWN_TIMEOUT_MS: number; HEAP_GROWING_PERCENT?: number };
+export type ProcessSettings = { METRICS_PORT: number; METRICS_HOST?: string; SHUTDOWN_DELAY_MS: number; SHUTDOWN_TIMEOUT_MS: number; HEAP_GROWING_PERCENT?: number; IDLE_COLLECTION_MS?: number };
+
+const mebibytes = (bytes: number) => Math.round(bytes / 2 ** 20);
 
 /**
  * How far the heap grows between full collections. V8 derives it from the heap limit, and under
@@ -23,7 +26,8 @@ export function applyHeapGrowing(percent: number | undefined): void {
  * comes while the service is still starting (waiting for its database, say)
  * exits at once, as nothing is being served yet. A service that cannot start
  * exits 1 with the reason. A stop still running 5 s past its drain's limit
- * (SHUTDOWN_DELAY_MS + SHUTDOWN_TIMEOUT_MS) is cut (exit 1).
+ * (SHUTDOWN_DELAY_MS + SHUTDOWN_TIMEOUT_MS) is cut (exit 1). Once a burst of work is over, the
+ * process gives back the memory it took (IDLE_COLLECTION_MS, see idle-collection.ts).
  */
 export async function runService(options: {
   name: string;
@@ -33,6 +37,12 @@ export async function runService(options: {
 }): Promise<void> {
   const { logger, settings } = options;
   applyHeapGrowing(settings.HEAP_GROWING_PERCENT);
+  const idle = settings.IDLE_COLLECTION_MS
+    ? collectWhenIdle({
+        idleMs: settings.IDLE_COLLECTION_MS,
+        onCollected: (before, after, ms) => logger.debug({ residentMiB: { before: mebibytes(before), after: mebibytes(after) }, ms: Math.round(ms) }, 'collected while idle'),
+      })
+    : undefined;
   let service: { stop: () => Promise<void> } | undefined;
   let metrics: Awaited<ReturnType<typeof startMetricsServer>> | undefined;
   let stopping = false;
@@ -45,6 +55,7 @@ export async function runService(options: {
       logger.fatal({ signal }, 'shutdown did not finish in time; exiting');
       process.exit(1);
     }, settings.SHUTDOWN_DELAY_MS + settings.SHUTDOWN_TIMEOUT_MS + 5_000).unref();
+    idle?.stop();
     await service?.stop();
     metrics?.server.close();
     await stopTracing();

@@ -14,7 +14,7 @@ const ServiceEnv = GrpcServiceEnv.extend({
   PROJECTOR_ENABLED: z.enum(['true', 'false']).default('true'),
 });
 const SECRET = 's'.repeat(32);
-const NUMBERS = ['METRICS_PORT', 'SHUTDOWN_DELAY_MS', 'SHUTDOWN_TIMEOUT_MS', 'GRPC_MAX_CONNECTION_AGE_MS', 'GRPC_MAX_CONNECTION_AGE_GRACE_MS', 'GRPC_PORT', 'DB_POOL_MAX'] as const;
+const NUMBERS = ['METRICS_PORT', 'SHUTDOWN_DELAY_MS', 'SHUTDOWN_TIMEOUT_MS', 'GRPC_MAX_CONNECTION_AGE_MS', 'GRPC_MAX_CONNECTION_AGE_GRACE_MS', 'GRPC_PORT', 'DB_POOL_MAX', 'IDLE_COLLECTION_MS'] as const;
 const NAMES = [...NUMBERS, 'HEAP_GROWING_PERCENT', 'LOG_LEVEL', 'METRICS_HOST', 'INTERNAL_AUTH_SECRET', 'MIGRATE_ON_START', 'GRPC_HOST', 'PUBLIC_BASE_URL', 'PROJECTOR_ENABLED', 'UNRELATED'];
 
 const value = fc.oneof(
@@ -66,6 +66,13 @@ describe('environment settings, property-based', () => {
     expect(parseEnv(ServiceEnv, { INTERNAL_AUTH_SECRET: SECRET, HEAP_GROWING_PERCENT: '0' }).HEAP_GROWING_PERCENT).toBe(0);
     expect(() => parseEnv(ServiceEnv, { INTERNAL_AUTH_SECRET: SECRET, HEAP_GROWING_PERCENT: '1001' })).toThrow(ConfigError);
     expect(() => parseEnv(ServiceEnv, { INTERNAL_AUTH_SECRET: SECRET, HEAP_GROWING_PERCENT: '1.5' })).toThrow(ConfigError);
+  });
+
+  it('when IDLE_COLLECTION_MS is unset, then a process collects after 2 s idle; 0 never; a negative or fractional value is refused', () => {
+    expect(parseEnv(ServiceEnv, { INTERNAL_AUTH_SECRET: SECRET }).IDLE_COLLECTION_MS).toBe(2_000);
+    expect(parseEnv(ServiceEnv, { INTERNAL_AUTH_SECRET: SECRET, IDLE_COLLECTION_MS: '0' }).IDLE_COLLECTION_MS).toBe(0);
+    expect(() => parseEnv(ServiceEnv, { INTERNAL_AUTH_SECRET: SECRET, IDLE_COLLECTION_MS: '-1' })).toThrow(ConfigError);
+    expect(() => parseEnv(ServiceEnv, { INTERNAL_AUTH_SECRET: SECRET, IDLE_COLLECTION_MS: '0.5' })).toThrow(ConfigError);
   });
 
   // Found by the property above: `SHUTDOWN_TIMEOUT_MS=` (as an env file or a manifest's empty value writes it) was read as 0.
