@@ -28,7 +28,7 @@ export type OccurrenceRow = Record<string, string | number | null | StoredAttrib
 };
 
 /** An occurrence by id; reads asked at about the same time share a query (see shared-query.ts). */
-export const findOccurrence = sharedReadById<OccurrenceRow>('find-occurrences', `${OCCURRENCE_SELECT} WHERE o.id = ANY($1::bigint[])`);
+export const findOccurrence = sharedReadById<OccurrenceRow>('find-occurrences', OCCURRENCE_SELECT, 'o.id');
 
 /** Fields an occurrence list may be filtered on, by equality. */
 export const OCCURRENCE_FILTERS: Record<string, 'integer' | 'text'> = {

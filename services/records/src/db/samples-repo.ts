@@ -31,7 +31,7 @@ export type SampleRow = Record<string, string | number | null | StoredAttributeV
 };
 
 /** A sample by id; reads asked at about the same time share a query (see shared-query.ts). */
-export const findSample = sharedReadById<SampleRow>('find-samples', `${SAMPLE_SELECT} WHERE s.id = ANY($1::bigint[])`);
+export const findSample = sharedReadById<SampleRow>('find-samples', SAMPLE_SELECT, 's.id');
 
 /** Locks a sample for a change; undefined when there is no such row. */
 export async function lockSample(client: PoolClient, id: string): Promise<(StoredSample & SampleOwnership & { version: string }) | undefined> {

@@ -154,14 +154,28 @@ export function sharedPerPool<Item, Result>(
 }
 
 /**
- * A read of one record by id whose calls on a pool share queries: `select` reads the rows whose
- * id is in its parameter `$1` (bigint[]). Each caller gets the row of its id, or undefined;
- * callers asking for the same id get the same row, which none may change. Ids are canonical
- * (RECORD_ID), so a row is found by its id's text.
+ * The ids of a shared read, given in a subquery. Given as a value, the array's length is what
+ * PostgreSQL plans for: a plan made for any array is estimated at ten rows, costs more than one
+ * made for a single id, and so PostgreSQL planned the statement anew at every call, for more time
+ * than it took to run. As a subquery's value the ids are unknown to both plans, and the statement
+ * is planned once per connection.
  */
-export function sharedReadById<Row extends { id: string }>(name: string, select: string): (db: Pick<Pool, 'query'>, id: string) => Promise<Row | undefined> {
+const IDS = 'ANY(CAST((SELECT $1::bigint[]) AS bigint[]))';
+
+/**
+ * A read of one record by id whose calls on a pool share queries: `select` (without a WHERE) is
+ * read for the rows whose `idColumn` is one of the ids asked. Each caller gets the row of its id,
+ * or undefined; callers asking for the same id get the same row, which none may change. Ids are
+ * canonical (RECORD_ID), so a row is found by its id's text.
+ */
+export function sharedReadById<Row extends { id: string }>(
+  name: string,
+  select: string,
+  idColumn: string,
+): (db: Pick<Pool, 'query'>, id: string) => Promise<Row | undefined> {
+  const text = `${select} WHERE ${idColumn} = ${IDS}`;
   return sharedPerPool(async (db, ids: string[]) => {
-    const { rows } = await db.query<Row>({ name, text: select, values: [[...new Set(ids)]] });
+    const { rows } = await db.query<Row>({ name, text, values: [[...new Set(ids)]] });
     const found = new Map(rows.map((row) => [row.id, row]));
     return ids.map((one) => found.get(one));
   });

@@ -133,12 +133,32 @@ describe('ids for writes running at once', () => {
     await pool.query('CREATE TABLE records.notes (id bigint PRIMARY KEY, body text NOT NULL)');
     await pool.query("INSERT INTO records.notes VALUES (1, 'one'), (2, 'two'), (3, 'three')");
     const db = counted();
-    const find = sharedReadById<{ id: string; body: string }>('find-notes', 'SELECT id, body FROM records.notes WHERE id = ANY($1::bigint[])');
+    const find = sharedReadById<{ id: string; body: string }>('find-notes', 'SELECT id, body FROM records.notes', 'id');
     const found = await Promise.all(['3', '1', '999', '3'].map((id) => find(db, id)));
     expect(db.queries).toBe(1);
     expect(found.map((row) => row?.body)).toEqual(['three', 'one', undefined, 'three']);
     // A read asked after a change committed sees it.
     await pool.query("UPDATE records.notes SET body = 'uno' WHERE id = 1");
     expect((await find(db, '1'))?.body).toBe('uno');
+  });
+
+  it('when one connection reads by id again and again, one id or several at a time, then PostgreSQL plans the read once and reuses the plan', async () => {
+    const find = sharedReadById<{ id: string; body: string }>('find-notes-planned', 'SELECT id::text, body FROM records.notes', 'id');
+    const client = await pool.connect();
+    try {
+      for (let i = 1; i <= 8; i++) {
+        const ids = i % 2 ? ['2'] : ['3', '2', '1'];
+        expect((await Promise.all(ids.map((id) => find(client, id)))).map((row) => row?.id)).toEqual(ids);
+      }
+      const { rows } = await client.query<{ generic_plans: string; custom_plans: string }>(
+        "SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE name = 'find-notes-planned'",
+      );
+      // PostgreSQL makes a plan for each of the first five calls, then settles on one for every call.
+      expect(rows).toHaveLength(1);
+      expect(Number(rows[0].custom_plans)).toBeLessThanOrEqual(5);
+      expect(Number(rows[0].generic_plans)).toBeGreaterThanOrEqual(3);
+    } finally {
+      client.release();
+    }
   });
 });
