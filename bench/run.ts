@@ -5,8 +5,8 @@
 //   (d) floor: bare Express → the same SELECT by id straight on pg
 //   (h) floor of the read path: bare Express → one grpc-js unary call → that SELECT on a pg pool
 //       in the backend's process (three processes, as the suite's GET); with (a), the two run in turn,
-//       three times each, and each stands by its median; so do (b) and (h), each (b) followed by the
-//       projector applying its writes, and (b) and (e) are compared with that floor
+//       three times each, and each stands by its median, then again with 8 connections; so do (b) and
+//       (h), each (b) followed by the projector applying its writes, and (b) and (e) are compared with that floor
 //   (e) POST /samples with 10 occurrences, each with 2 custom attribute values
 //   (f) GET /occurrences?limit=100: a page of the caller's own occurrences
 //   (r) a typical filtered report page over BENCH_REPORT_ROWS occurrences (default 100 000), in turn with its floor
@@ -74,12 +74,13 @@ function errorsOf(result: autocannon.Result, expected: number): { errors: number
   return { errors: result.errors + unexpected, statuses };
 }
 
-/** Runs one load (after a warm-up unless told not to); answers other than `expected` count as errors, the warm-up's apart. */
+/** Runs one load (after a warm-up unless told not to), with BENCH_CONNECTIONS unless its options say how many; answers other than `expected` count as errors, the warm-up's apart. */
 async function load(name: string, options: autocannon.Options, expected = 200, run: { seconds?: number; warmUp?: boolean } = {}): Promise<Result> {
   const seconds = run.seconds ?? DURATION;
-  say(`${name}: ${CONNECTIONS} connections for ${seconds} s`);
-  const warmUp = (run.warmUp ?? true) ? errorsOf(await autocannon({ ...options, connections: CONNECTIONS, duration: Math.min(2, seconds) }), expected) : undefined;
-  const result = await autocannon({ ...options, connections: CONNECTIONS, duration: seconds });
+  const connections = options.connections ?? CONNECTIONS;
+  say(`${name}: ${connections} connections for ${seconds} s`);
+  const warmUp = (run.warmUp ?? true) ? errorsOf(await autocannon({ ...options, connections, duration: Math.min(2, seconds) }), expected) : undefined;
+  const result = await autocannon({ ...options, connections, duration: seconds });
   return { name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, ...errorsOf(result, expected), ...(warmUp?.errors ? { warmUp } : {}) };
 }
 
@@ -108,6 +109,9 @@ function writeSteadily(url: string, headers: Record<string, string>, body: strin
     },
   };
 }
+
+/** The fewer clients at once that (a) and (h) are also measured with, in turn. */
+const FEW_CONNECTIONS = 8;
 
 /** How many samples (a) and its floors read in turn. */
 const READ_SAMPLES = 1_000;
@@ -621,7 +625,8 @@ try {
   };
   /** A path and the read floor (h) in turn (inTurn): the path's median, the floor's, and the path's ratio to the floor by round. */
   const withReadFloor = async (key: string, path: Contender) => {
-    const measured = await inTurn([path, { name: '(h) floor: Express → grpc-js → pg SELECT', options: await readFloor() }], DURATION);
+    const floorOptions = { ...(await readFloor()), ...(path.options.connections && { connections: path.options.connections }) };
+    const measured = await inTurn([path, { name: '(h) floor: Express → grpc-js → pg SELECT', options: floorOptions }], DURATION);
     const [own, floor] = measured.map((one) => one.median);
     return {
       own: { ...own, name: `${own.name} (median of ${ROUNDS} runs in turn with (h))` },
@@ -632,11 +637,18 @@ try {
   // (a) and its floor (h) run in turn, so that a/h holds while the machine's speed drifts; (h) keeps its place among the floors.
   let readFloorResult: Result | undefined;
   let readRounds = '';
+  let fewReadRatio = '';
+  /** (a) and (h) with FEW_CONNECTIONS, printed after the others (results are read by place below). */
+  const fewResults: Result[] = [];
   if (ONLY.has('a') && ONLY.has('h')) {
     const measured = await withReadFloor('a', { name: '(a) GET /samples/<id> via gateway', options: getOptions() });
     results.push(measured.own);
     readFloorResult = measured.floor;
     readRounds = measured.rounds;
+    // The same pair with fewer clients at once, where each request waits on the whole chain of processes.
+    const few = await withReadFloor('a', { name: `(a) GET /samples/<id> via gateway, ${FEW_CONNECTIONS} connections`, options: { ...getOptions(), connections: FEW_CONNECTIONS } });
+    fewResults.push(few.own, { ...few.floor, name: few.floor.name.replace('(h) floor', `(h) floor, ${FEW_CONNECTIONS} connections`) });
+    fewReadRatio = `a/h at ${FEW_CONNECTIONS} connections = ${(few.own.rps / few.floor.rps).toFixed(2)} (by round: ${few.rounds}; target ≥ 0.9), p99 a/h = ${(few.own.p99 / few.floor.p99).toFixed(2)}`;
   } else {
     await run('a', 'GET /samples/<id> via gateway', getOptions);
   }
@@ -916,7 +928,7 @@ try {
     '',
     '| path | req/s | p50 ms | p99 ms | errors |',
     '|---|---:|---:|---:|---:|',
-    ...results.map(
+    ...[...results, ...fewResults].map(
       (r) =>
         `| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.errors ? `${r.errors} (answers: ${r.statuses || 'none'})` : 0}${r.warmUp ? `; in the warm-up ${r.warmUp.errors} (answers: ${r.warmUp.statuses || 'none'})` : ''} |`,
     ),
@@ -944,6 +956,7 @@ try {
       ? [
           `against the read path's floor (h): a/h = ${ratio(a, h)}${readRounds ? ` (by round: ${readRounds})` : ''} (target ≥ 0.9), p99 a/h = ${measured(a) ? (a.p99 / h.p99).toFixed(2) : 'not measured'} (target ≤ 1.5); ` +
             `b/h = ${ratio(b, hw)}${writeRounds ? ` (by round: ${writeRounds})` : ''} (target ≥ 0.35, p99 ≤ 100 ms: ${measured(b) ? `${b.p99} ms` : 'not measured'}); e/h = ${ratio(e, hw)} (target ≥ 0.15)`,
+          ...(fewReadRatio ? [fewReadRatio] : []),
         ]
       : []),
     '',
