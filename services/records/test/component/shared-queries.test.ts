@@ -2,7 +2,7 @@
 // each getting ids of its own in the order it asked; reads by id get their own rows from one; a
 // shared query is cancelled when all its calls have ended, and not before.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPool, type Pool } from '@rex/db';
+import { createPool, type Pool, type PoolClient } from '@rex/db';
 import { currentCall, inScope } from '@rex/grpc';
 import { SEQUENCES, takeIds, takeSharedIds } from '../../src/db/id-allocation.ts';
 import { SharedQuery, sharedReadById } from '../../src/db/shared-query.ts';
@@ -35,6 +35,14 @@ async function until(condition: () => Promise<boolean>): Promise<void> {
   }
 }
 
+/** After eight calls of the named statement `name` on `client`: PostgreSQL made a plan for each of the first five at most, then kept one for every call. */
+async function expectPlannedOnce(client: PoolClient, name: string): Promise<void> {
+  const { rows } = await client.query<{ generic_plans: string; custom_plans: string }>('SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE name = $1', [name]);
+  expect(rows).toHaveLength(1);
+  expect(Number(rows[0].custom_plans)).toBeLessThanOrEqual(5);
+  expect(Number(rows[0].generic_plans)).toBeGreaterThanOrEqual(3);
+}
+
 /** How many ids of each sequence: samples and occurrences only. */
 const counts = (samples: number, occurrences: number) => SEQUENCES.map((_, i) => (i === 0 ? samples : i === 1 ? occurrences : 0));
 
@@ -64,13 +72,7 @@ describe('ids for writes running at once', () => {
         const [samples, occurrences] = await takeIds(client, counts(i, 2 * i));
         expect([samples.length, occurrences.length]).toEqual([i, 2 * i]);
       }
-      const { rows } = await client.query<{ generic_plans: string; custom_plans: string }>(
-        "SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE name = 'allocate-ids'",
-      );
-      // PostgreSQL makes a plan for each of the first five calls, then settles on one for every call.
-      expect(rows).toHaveLength(1);
-      expect(Number(rows[0].custom_plans)).toBeLessThanOrEqual(5);
-      expect(Number(rows[0].generic_plans)).toBeGreaterThanOrEqual(3);
+      await expectPlannedOnce(client, 'allocate-ids');
     } finally {
       client.release();
     }
@@ -150,13 +152,7 @@ describe('ids for writes running at once', () => {
         const ids = i % 2 ? ['2'] : ['3', '2', '1'];
         expect((await Promise.all(ids.map((id) => find(client, id)))).map((row) => row?.id)).toEqual(ids);
       }
-      const { rows } = await client.query<{ generic_plans: string; custom_plans: string }>(
-        "SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE name = 'find-notes-planned'",
-      );
-      // PostgreSQL makes a plan for each of the first five calls, then settles on one for every call.
-      expect(rows).toHaveLength(1);
-      expect(Number(rows[0].custom_plans)).toBeLessThanOrEqual(5);
-      expect(Number(rows[0].generic_plans)).toBeGreaterThanOrEqual(3);
+      await expectPlannedOnce(client, 'find-notes-planned');
     } finally {
       client.release();
     }
