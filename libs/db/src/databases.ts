@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { databaseSocket } from './host-lookup.ts';
 
 /** The same server as `url`, another database. */
 export function databaseUrl(url: string, database: string): string {
@@ -8,7 +9,7 @@ export function databaseUrl(url: string, database: string): string {
 }
 
 async function onServer<T>(url: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
+  const client = new pg.Client({ connectionString: url, stream: databaseSocket });
   await client.connect();
   try {
     return await fn(client);

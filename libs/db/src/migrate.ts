@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
+import { databaseSocket } from './host-lookup.ts';
 
 export type Migration = { version: string; sql: string };
 
@@ -25,7 +26,7 @@ export async function migrateCommand(service: string, schema: string, migrations
     say('DATABASE_URL is required');
     process.exit(1);
   }
-  const pool = new pg.Pool({ connectionString: url, max: 1, application_name: `rex-${service}-migrate`, connectionTimeoutMillis: 10_000 });
+  const pool = new pg.Pool({ connectionString: url, stream: databaseSocket, max: 1, application_name: `rex-${service}-migrate`, connectionTimeoutMillis: 10_000 });
   pool.on('error', () => undefined);
   try {
     const applied = await migrate(pool, schema, migrations);

@@ -1,5 +1,6 @@
 import pg from 'pg';
 import type { Logger } from '@rex/logger';
+import { databaseSocket } from './host-lookup.ts';
 
 /**
  * Listens on a PostgreSQL notification channel over a connection of its own,
@@ -25,7 +26,7 @@ export function followNotifications(options: { url: string; channel: string; onC
   };
 
   async function connect(): Promise<void> {
-    const current = new pg.Client({ connectionString: options.url, application_name: `rex-listen-${options.channel}` });
+    const current = new pg.Client({ connectionString: options.url, stream: databaseSocket, application_name: `rex-listen-${options.channel}` });
     client = current;
     current.on('notification', (message) => {
       if (message.channel === options.channel) options.onChange();

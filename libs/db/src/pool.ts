@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { keepingTrace, unwatchPool, watchPool } from '@rex/telemetry';
 import { TracedClient } from './traced-client.ts';
+import { databaseSocket } from './host-lookup.ts';
 
 // Dates stay strings: records format them exactly as the API shows them.
 pg.types.setTypeParser(pg.types.builtins.DATE, (value) => value);
@@ -199,6 +200,7 @@ export function createPool(
     // Statements of traced work are spans (nothing else is done for the others).
     Client: TracedClient,
     connectionString,
+    stream: databaseSocket,
     max: options.max ?? 10,
     application_name: options.applicationName,
     // No statement and no open transaction holds a connection for ever.
