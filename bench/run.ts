@@ -575,6 +575,7 @@ const suite = await startSuite({
     REX_CONFIG: join(HERE, 'rest.yaml'),
     // The webhook receiver of (w) listens on loopback.
     WEBHOOKS_ALLOW_HTTP: 'true',
+    WEBHOOKS_ALLOW_PRIVATE: 'true',
     // (u) uploads far more than an uploader's hourly quota allows: measured are uploads, not refusals.
     MEDIA_UPLOAD_QUOTA_BYTES_PER_HOUR: String(1024 ** 4),
     ...SUITE_ENV,

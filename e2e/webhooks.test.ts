@@ -111,7 +111,7 @@ async function receiver(answer: Answer = () => 204) {
 async function deliverer(env: Record<string, string> = {}): Promise<ExtraGateway> {
   const gateway = await startGateway(
     { authentication_methods: { jwtUser: { allow_http: true } } },
-    { WEBHOOKS_ENABLED: 'true', WEBHOOKS_ALLOW_HTTP: 'true', WEBHOOK_BACKOFF_BASE_MS: '100', WEBHOOK_BACKOFF_MAX_MS: '400', WEBHOOK_POLL_MS: '50', ...env },
+    { WEBHOOKS_ENABLED: 'true', WEBHOOKS_ALLOW_HTTP: 'true', WEBHOOKS_ALLOW_PRIVATE: 'true', WEBHOOK_BACKOFF_BASE_MS: '100', WEBHOOK_BACKOFF_MAX_MS: '400', WEBHOOK_POLL_MS: '50', ...env },
   );
   cleanups.push(() => gateway.stop());
   return gateway;
@@ -315,6 +315,23 @@ describe('webhook deliveries', () => {
     expect(hooks.requests).toEqual([]);
   });
 
+  it('when a replica that sends to public addresses only takes a subscription at loopback, then it connects to nothing and the subscription shows why its deliveries fail', async () => {
+    const hooks = await receiver(() => 204);
+    const { id } = await subscribe({ url: hooks.url, event_types: ['sample.created'] });
+    await deliverer({ WEBHOOKS_ALLOW_PRIVATE: 'false' });
+    await createSample();
+    await eventually(async () => {
+      const state = await webhook(id);
+      expect(state.body).toMatchObject({
+        state: 'active',
+        last_error: 'The receiver is not at a public address; this gateway sends to public addresses only (WEBHOOKS_ALLOW_PRIVATE).',
+        delivered: 0,
+      });
+      expect(state.body.attempts).toBeGreaterThan(0);
+    });
+    expect(hooks.requests).toEqual([]);
+  });
+
   it('when a message fails for the whole retry window, then it becomes a dead letter and delivery goes on; failing for longer disables the subscription with the reason; enabled again it goes on, and a replayed dead letter arrives', async () => {
     let down = true;
     const hooks = await receiver(() => (down ? 503 : 204));
@@ -492,6 +509,12 @@ describe('the webhooks API', () => {
     const plain = await api('POST', `${strict.services}/webhooks`, { headers: asWebsite, body: { ...valid, url: 'http://127.0.0.1:9/hooks' } });
     expect(plain.status).toBe(400);
     expect(plain.body.message['webhook:url']).toBe('The URL must be https://.');
+    // Nor an address inside the network, however it is written.
+    for (const url of ['https://127.0.0.1:9/hooks', 'https://169.254.169.254/latest', 'https://[::1]/hooks', 'https://0x0a.1.2.3/', 'https://localhost/hooks']) {
+      const inside = await api('POST', `${strict.services}/webhooks`, { headers: asWebsite, body: { ...valid, url } });
+      expect(inside.status, url).toBe(400);
+      expect(inside.body.message['webhook:url'], url).toMatch(/not at a public address/);
+    }
     expect((await api('POST', `${strict.services}/webhooks`, { headers: asWebsite, body: valid })).status).toBe(201);
   });
 

@@ -67,6 +67,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
       // Webhooks are delivered by the gateways the webhook tests start with their own settings; receivers listen on loopback.
       WEBHOOKS_ENABLED: 'false',
       WEBHOOKS_ALLOW_HTTP: 'true',
+      WEBHOOKS_ALLOW_PRIVATE: 'true',
     },
     metricsPorts: { gateway: gatewayMetricsPort, records: recordsMetricsPort, reports: reportsMetricsPort, media: mediaMetricsPort, search: searchMetricsPort },
   });

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { databaseSocket } from './host-lookup.ts';
+import { databaseSocket } from './database-socket.ts';
 
 /** The same server as `url`, another database. */
 export function databaseUrl(url: string, database: string): string {

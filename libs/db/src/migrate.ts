@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
-import { databaseSocket } from './host-lookup.ts';
+import { databaseSocket } from './database-socket.ts';
 
 export type Migration = { version: string; sql: string };
 

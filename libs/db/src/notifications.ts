@@ -1,6 +1,6 @@
 import pg from 'pg';
 import type { Logger } from '@rex/logger';
-import { databaseSocket } from './host-lookup.ts';
+import { databaseSocket } from './database-socket.ts';
 
 /**
  * Listens on a PostgreSQL notification channel over a connection of its own,

@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { keepingTrace, unwatchPool, watchPool } from '@rex/telemetry';
 import { TracedClient } from './traced-client.ts';
-import { databaseSocket } from './host-lookup.ts';
+import { databaseSocket } from './database-socket.ts';
 
 // Dates stay strings: records format them exactly as the API shows them.
 pg.types.setTypeParser(pg.types.builtins.DATE, (value) => value);

@@ -36,6 +36,7 @@ export const GatewayEnv = CommonEnv.extend({
   DB_POOL_MAX: z.coerce.number().int().min(1).default(5).describe('largest number of database connections'),
   WEBHOOKS_ENABLED: z.enum(['true', 'false']).default('true').describe('this replica delivers webhooks (any number of replicas may; each takes one subscription at a time)'),
   WEBHOOKS_ALLOW_HTTP: z.enum(['true', 'false']).default('false').describe('webhook URLs may be plain http:// (tests, a loopback receiver); otherwise https:// only'),
+  WEBHOOKS_ALLOW_PRIVATE: z.enum(['true', 'false']).default('false').describe('webhook receivers may be at loopback, private, link-local or other addresses not routed on the internet (tests, a receiver inside the network); otherwise public addresses only, checked when connecting'),
   WEBHOOKS_MAX_PER_OWNER: z.coerce.number().int().min(1).default(10).describe('webhook subscriptions one website or client connection may have'),
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000).describe("longest wait for a receiver's answer to one delivery"),
   WEBHOOK_BACKOFF_BASE_MS: z.coerce.number().int().min(1).default(10_000).describe('wait after the first failed delivery; it doubles with each failure (with jitter)'),

@@ -117,6 +117,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger, restCo
         completeCaller,
         settings: {
           allowHttp: config.WEBHOOKS_ALLOW_HTTP === 'true',
+          allowPrivate: config.WEBHOOKS_ALLOW_PRIVATE === 'true',
           maxPerOwner: config.WEBHOOKS_MAX_PER_OWNER,
           secretOverlapS: config.WEBHOOK_SECRET_OVERLAP_S,
           deadlineMs: config.GRPC_DEADLINE_MS,
@@ -160,6 +161,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger, restCo
           { db: pool, databaseUrl: config.DATABASE_URL, directory, completeCaller, reports, logger },
           {
             allowHttp: config.WEBHOOKS_ALLOW_HTTP === 'true',
+            allowPrivate: config.WEBHOOKS_ALLOW_PRIVATE === 'true',
             timeoutMs: config.WEBHOOK_TIMEOUT_MS,
             backoff: { baseMs: config.WEBHOOK_BACKOFF_BASE_MS, maxMs: config.WEBHOOK_BACKOFF_MAX_MS },
             retryForS: config.WEBHOOK_RETRY_FOR_S,

@@ -499,6 +499,7 @@ export const COMMANDS: Record<string, Command> = {
       'survey-id': { type: 'integer', help: 'only records of this survey' },
       'taxon-group': { type: 'string', help: 'only occurrences of this taxon group' },
       'allow-http': { type: 'boolean', help: 'accept an http:// URL (gateways deliver it only with WEBHOOKS_ALLOW_HTTP=true)' },
+      'allow-private': { type: 'boolean', help: 'accept a URL at an address that is not public (gateways deliver it only with WEBHOOKS_ALLOW_PRIVATE=true)' },
     },
     run: async (pool, a) => {
       const connection = a['client-id'] !== undefined || a['proj-id'] !== undefined;
@@ -509,7 +510,7 @@ export const COMMANDS: Record<string, Command> = {
           event_types: String(a['event-types']).split(',').map((type) => type.trim()),
           filter: { survey_id: a['survey-id'], taxon_group: a['taxon-group'] },
         },
-        Boolean(a['allow-http']),
+        { allowHttp: Boolean(a['allow-http']), allowPrivate: Boolean(a['allow-private']) },
       );
       if ('violations' in parsed) throw new CommandError(Object.entries(parsed.violations).map(([field, problem]) => `${field}: ${problem}`).join('\n'));
       let websiteId = String(a['website-id']);

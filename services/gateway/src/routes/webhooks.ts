@@ -24,7 +24,7 @@ import { backend, servicesUrl } from './context.ts';
 import type { Route } from './route.ts';
 import { isRecordId } from '@rex/protos';
 
-export type WebhookSettings = { allowHttp: boolean; maxPerOwner: number; secretOverlapS: number; deadlineMs: number };
+export type WebhookSettings = { allowHttp: boolean; allowPrivate: boolean; maxPerOwner: number; secretOverlapS: number; deadlineMs: number };
 
 const MAX_OVERLAP_S = 7 * 86_400;
 
@@ -129,7 +129,7 @@ export function webhookRoutes(deps: { db: Pool; reports: ReportsClient; director
       },
       handler: async (req, res) => {
         const owner = ownerFor(req.caller!);
-        const parsed = parseSubscription(req.body, settings.allowHttp);
+        const parsed = parseSubscription(req.body, settings);
         if ('violations' in parsed) throw new HttpError(400, parsed.violations);
         if ((await countOwned(db, owner)) >= settings.maxPerOwner) {
           throw new HttpError(400, `This owner has ${settings.maxPerOwner} webhook subscriptions, the most allowed: delete one first.`);

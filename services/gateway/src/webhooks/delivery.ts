@@ -24,6 +24,7 @@ const OWN_FAILURE_RETRY_MS = 5_000;
 
 export type DeliveryOptions = {
   allowHttp: boolean;
+  allowPrivate: boolean;
   timeoutMs: number;
   backoff: Backoff;
   retryForS: number;
@@ -126,7 +127,7 @@ export function startDelivery(deps: DeliveryDeps, options: DeliveryOptions): { s
 
     const send = (id: string, payload: unknown): Promise<Sent> => {
       if (!options.allowHttp && subscription.url.startsWith('http:')) return Promise.resolve({ ok: false, error: 'This gateway sends to https:// only (WEBHOOKS_ALLOW_HTTP).' });
-      return sendMessage({ url: subscription.url, secrets }, { id, body: JSON.stringify(payload) }, { timeoutMs: options.timeoutMs, stop: stopping.signal });
+      return sendMessage({ url: subscription.url, secrets }, { id, body: JSON.stringify(payload) }, { timeoutMs: options.timeoutMs, stop: stopping.signal, allowPrivate: options.allowPrivate });
     };
 
     /** A failed attempt: retried later, or given up once the message has failed for the whole retry window. */

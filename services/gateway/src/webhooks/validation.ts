@@ -1,3 +1,4 @@
+import { hostProblem } from './destination.ts';
 import { EVENT_TYPES } from './messages.ts';
 import type { Filter } from './subscriptions-repo.ts';
 import { isRecordId } from '@rex/protos';
@@ -12,8 +13,11 @@ export type Violations = Record<string, string>;
 const CONTROL_OR_SPACE = /[\s\u0000-\u001f\u007f]/;
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** Why `url` cannot be a webhook target, or undefined when it can. */
-export function urlProblem(url: unknown, allowHttp: boolean): string | undefined {
+/** What a gateway lets subscriptions send to (WEBHOOKS_ALLOW_HTTP, WEBHOOKS_ALLOW_PRIVATE). */
+export type UrlRules = { allowHttp: boolean; allowPrivate: boolean };
+
+/** Why `url` cannot be a webhook target, or undefined when it can (a name's addresses are checked when delivering). */
+export function urlProblem(url: unknown, { allowHttp, allowPrivate }: UrlRules): string | undefined {
   if (typeof url !== 'string' || url === '') return 'A URL is required.';
   if (url.length > MAX_URL_LENGTH) return `The URL may be at most ${MAX_URL_LENGTH} characters long.`;
   if (CONTROL_OR_SPACE.test(url)) return 'The URL may not contain spaces or control characters.';
@@ -26,7 +30,7 @@ export function urlProblem(url: unknown, allowHttp: boolean): string | undefined
   if (parsed.protocol !== 'https:' && !(allowHttp && parsed.protocol === 'http:')) return allowHttp ? 'The URL must be https:// or http://.' : 'The URL must be https://.';
   if (parsed.username || parsed.password) return 'The URL may not hold credentials (user:password@).';
   if (!parsed.hostname) return 'The URL names no host.';
-  return undefined;
+  return allowPrivate ? undefined : hostProblem(parsed.hostname);
 }
 
 function eventTypes(value: unknown, violations: Violations): string[] {
@@ -63,13 +67,13 @@ function filterOf(value: unknown, violations: Violations): Filter {
 }
 
 /** Reads a subscription from a request body: `{url, event_types, filter?}`. */
-export function parseSubscription(body: unknown, allowHttp: boolean): { input: SubscriptionInput } | { violations: Violations } {
+export function parseSubscription(body: unknown, rules: UrlRules): { input: SubscriptionInput } | { violations: Violations } {
   if (!isObject(body)) return { violations: { 'webhook:body': 'A JSON object {url, event_types, filter} is expected.' } };
   const violations: Violations = {};
   for (const key of Object.keys(body)) {
     if (!['url', 'event_types', 'filter'].includes(key)) violations[`webhook:${key.slice(0, 60)}`] = 'Unknown field: give url, event_types and filter.';
   }
-  const problem = urlProblem(body.url, allowHttp);
+  const problem = urlProblem(body.url, rules);
   if (problem) violations['webhook:url'] = problem;
   const types = eventTypes(body.event_types, violations);
   const filter = filterOf(body.filter, violations);

@@ -77,21 +77,46 @@ describe('what a subscription receives', () => {
 });
 
 describe('subscription input', () => {
+  const strict = { allowHttp: false, allowPrivate: false };
+  const loose = { allowHttp: true, allowPrivate: true };
+
   it('when a URL is given, then https:// without credentials passes, http:// only where allowed', () => {
-    expect(urlProblem('https://receiver.example.org/hooks?x=1', false)).toBeUndefined();
-    expect(urlProblem('http://127.0.0.1:8080/hooks', false)).toBe('The URL must be https://.');
-    expect(urlProblem('http://127.0.0.1:8080/hooks', true)).toBeUndefined();
-    expect(urlProblem('https://a:b@receiver.example.org/', false)).toMatch(/credentials/);
-    expect(urlProblem('https://receiver.example.org/\u0000', false)).toMatch(/control/);
-    expect(urlProblem('javascript:alert(1)', true)).toMatch(/https:\/\/ or http:\/\//);
-    expect(urlProblem(42, false)).toMatch(/required/);
+    expect(urlProblem('https://receiver.example.org/hooks?x=1', strict)).toBeUndefined();
+    expect(urlProblem('http://receiver.example.org:8080/hooks', strict)).toBe('The URL must be https://.');
+    expect(urlProblem('http://127.0.0.1:8080/hooks', loose)).toBeUndefined();
+    expect(urlProblem('https://a:b@receiver.example.org/', strict)).toMatch(/credentials/);
+    expect(urlProblem('https://receiver.example.org/\u0000', strict)).toMatch(/control/);
+    expect(urlProblem('javascript:alert(1)', loose)).toMatch(/https:\/\/ or http:\/\//);
+    expect(urlProblem(42, strict)).toMatch(/required/);
+  });
+
+  it('given only public addresses allowed, when a URL names an address that is not public, in any spelling, then it is refused; a public one passes', () => {
+    for (const url of [
+      'https://127.0.0.1/hooks',
+      'https://2130706433/hooks', // 127.0.0.1 as one number
+      'https://0x7f.1/hooks',
+      'https://10.1.2.3/',
+      'https://169.254.169.254/latest/meta-data/',
+      'https://[::1]/',
+      'https://[::ffff:192.168.0.1]/',
+      'https://[fd00::1]/',
+      'https://[fe80::1]/',
+      'https://localhost/',
+      'https://hooks.localhost./',
+      'https://0.0.0.0/',
+    ]) {
+      expect(urlProblem(url, strict), url).toMatch(/not at a public address/);
+      expect(urlProblem(url, { allowHttp: false, allowPrivate: true }), url).toBeUndefined();
+    }
+    expect(urlProblem('https://93.184.215.14/hooks', strict)).toBeUndefined();
+    expect(urlProblem('https://[2606:4700::1111]/', strict)).toBeUndefined();
   });
 
   it('when a body is read, then event types are de-duplicated and the filter is kept as strings', () => {
-    expect(parseSubscription({ url: 'https://r.example.org/', event_types: ['sample.created', 'sample.created'], filter: { survey_id: 3 } }, false)).toEqual({
+    expect(parseSubscription({ url: 'https://r.example.org/', event_types: ['sample.created', 'sample.created'], filter: { survey_id: 3 } }, strict)).toEqual({
       input: { url: 'https://r.example.org/', eventTypes: ['sample.created'], filter: { surveyId: '3', taxonGroup: null } },
     });
-    expect(parseSubscription({ url: 'https://r.example.org/', event_types: ['sample.created'], filter: { survey_id: 0 } }, false)).toEqual({
+    expect(parseSubscription({ url: 'https://r.example.org/', event_types: ['sample.created'], filter: { survey_id: 0 } }, strict)).toEqual({
       violations: { 'webhook:filter.survey_id': 'A survey id (a positive whole number) is expected.' },
     });
   });

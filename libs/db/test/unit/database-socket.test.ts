@@ -1,45 +1,13 @@
 // How the suite's database connections find their server: by asking DNS on the event loop, so that
 // a lookup the DNS servers never answer cannot keep a stopping service from exiting.
 import { execFile } from 'node:child_process';
-import dgram from 'node:dgram';
 import net from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
-import { addressesInHostsFile, namesToAsk, searchSettings } from '../../src/host-lookup.ts';
+import { fakeDns } from '@rex/dns/testing';
 
 const POOL = fileURLToPath(new URL('../../src/pool.ts', import.meta.url));
-
-type FakeDns = { port: number; asked: string[]; close: () => void };
-
-/** A DNS server on loopback that knows `known` (A records only), or, when `silent`, never answers. */
-async function fakeDns(known: Record<string, string>, silent = false): Promise<FakeDns> {
-  const socket = dgram.createSocket('udp4');
-  const asked: string[] = [];
-  socket.on('message', (query, from) => {
-    let at = 12;
-    const labels: string[] = [];
-    while (query[at]) {
-      labels.push(query.subarray(at + 1, at + 1 + query[at]!).toString());
-      at += query[at]! + 1;
-    }
-    const name = labels.join('.').toLowerCase();
-    const type = query.readUInt16BE(at + 1);
-    asked.push(`${name} ${type === 1 ? 'A' : type === 28 ? 'AAAA' : type}`);
-    if (silent) return;
-    const question = query.subarray(12, at + 5);
-    const address = known[name];
-    const answers = address && type === 1 ? [Buffer.from([0xc0, 0x0c, 0, 1, 0, 1, 0, 0, 0, 60, 0, 4, ...address.split('.').map(Number)])] : [];
-    const header = Buffer.alloc(12);
-    query.copy(header, 0, 0, 2);
-    header.writeUInt16BE(address ? 0x8180 : 0x8183, 2); // a response; NXDOMAIN for a name it does not know
-    header.writeUInt16BE(1, 4);
-    header.writeUInt16BE(answers.length, 6);
-    socket.send(Buffer.concat([header, question, ...answers]), from.port, from.address);
-  });
-  await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
-  return { port: socket.address().port, asked, close: () => socket.close() };
-}
 
 /** A TCP server on loopback that counts the connections made to it and the PostgreSQL start-up messages they send. */
 async function fakeDatabase(): Promise<{ port: number; startups: () => number; close: () => void }> {
@@ -85,31 +53,6 @@ async function runClient(dnsPort: number, url: string, options: { exitAfterMs?: 
 const closers: (() => void)[] = [];
 afterEach(() => closers.splice(0).forEach((close) => close()));
 
-describe('the names a lookup asks DNS for', () => {
-  it('given fewer dots than ndots, when a name is completed, then the search domains come first and the name as given last, as getaddrinfo asks', () => {
-    const settings = searchSettings('nameserver 10.0.0.10\nsearch rex.svc.cluster.local svc.cluster.local cluster.local\noptions ndots:5 timeout:2\n', {});
-    expect(settings).toEqual({ search: ['rex.svc.cluster.local', 'svc.cluster.local', 'cluster.local'], ndots: 5 });
-    expect(namesToAsk('postgres', settings)).toEqual(['postgres.rex.svc.cluster.local', 'postgres.svc.cluster.local', 'postgres.cluster.local', 'postgres']);
-    expect(namesToAsk('db.example.org', { search: ['local'], ndots: 1 })).toEqual(['db.example.org', 'db.example.org.local']);
-    expect(namesToAsk('db.example.org.', settings)).toEqual(['db.example.org']);
-  });
-
-  it('given LOCALDOMAIN and RES_OPTIONS, when the settings are read, then they override resolv.conf as they do for glibc', () => {
-    expect(searchSettings('domain example.org\n', { LOCALDOMAIN: 'a.test b.test', RES_OPTIONS: 'ndots:2' })).toEqual({ search: ['a.test', 'b.test'], ndots: 2 });
-    expect(searchSettings('# none\n', {})).toEqual({ search: [], ndots: 1 });
-  });
-
-  it('given a hosts file, when a name is looked for, then its addresses come in the file order, case aside, comments ignored', () => {
-    const hosts = '127.0.0.1 localhost\n::1 localhost ip6-localhost\n10.0.0.5 DB db.rex.test # the database\n# 10.0.0.6 db\n';
-    expect(addressesInHostsFile('db', hosts)).toEqual([{ address: '10.0.0.5', family: 4 }]);
-    expect(addressesInHostsFile('localhost', hosts)).toEqual([
-      { address: '127.0.0.1', family: 4 },
-      { address: '::1', family: 6 },
-    ]);
-    expect(addressesInHostsFile('other', hosts)).toEqual([]);
-  });
-});
-
 describe('a database connection to a host name', () => {
   it('given a name only the DNS servers know, when the pool connects, then it reaches the address they give', async () => {
     const database = await fakeDatabase();
@@ -123,18 +66,8 @@ describe('a database connection to a host name', () => {
     expect(outcome?.ok).toBeUndefined();
   });
 
-  it('given a short name and a search domain, when the pool connects, then the completed name is asked first and reached', async () => {
-    const database = await fakeDatabase();
-    const dns = await fakeDns({ 'db.rex.test': '127.0.0.1' });
-    closers.push(database.close, dns.close);
-    await runClient(dns.port, `postgres://rex@db:${database.port}/rex`, { env: { LOCALDOMAIN: 'rex.test', RES_OPTIONS: 'ndots:5' } });
-    expect(dns.asked[0]).toMatch(/^db\.rex\.test /);
-    expect(dns.asked).not.toContain('db A');
-    expect(database.startups()).toBe(1);
-  });
-
   it('given DNS servers that never answer, when the pool connects, then the query fails with ETIMEOUT within the bounded wait, and a process exiting meanwhile exits at once', async () => {
-    const dns = await fakeDns({}, true);
+    const dns = await fakeDns({}, { silent: true });
     closers.push(dns.close);
     const failed = await runClient(dns.port, 'postgres://rex@db.rex.test:5432/rex');
     expect(failed.outcome?.code).toBe('ETIMEOUT');
@@ -149,7 +82,7 @@ describe('a database connection to a host name', () => {
 
   it('given a name in the hosts file, when the DNS servers never answer, then the pool still connects to the file address', async () => {
     const database = await fakeDatabase();
-    const dns = await fakeDns({}, true);
+    const dns = await fakeDns({}, { silent: true });
     closers.push(database.close, dns.close);
     await runClient(dns.port, `postgres://rex@localhost:${database.port}/rex`);
     expect(database.startups()).toBe(1);

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import net from 'node:net';
 
 /**
- * How a connection to PostgreSQL finds its server's address.
+ * How an outgoing connection finds its server's address (`lookup` of net.connect).
  *
  * Node looks a name up with getaddrinfo on a thread of libuv's pool, and a process cannot exit
  * while one of those threads is busy: process.exit waits for them. When the DNS servers stop
@@ -23,7 +23,7 @@ export const DNS_TRIES = 2;
 const HOSTS_FILE = '/etc/hosts';
 const RESOLV_CONF = '/etc/resolv.conf';
 
-type Address = { address: string; family: 4 | 6 };
+export type Address = { address: string; family: 4 | 6 };
 type LookupOptions = { family?: number | string; all?: boolean };
 type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | Address[], family?: number) => void;
 
@@ -88,11 +88,6 @@ function dnsResolver(): dns.promises.Resolver {
   return resolver;
 }
 
-/** Forgets the resolver, so that the next lookup takes the process's DNS servers as they are now. */
-export function resetDnsResolver(): void {
-  resolver = undefined;
-}
-
 // A refusal or a server failure is an answer, and getaddrinfo would have it as quickly.
 const NOT_ANSWERED = new Set<string>([dns.TIMEOUT, dns.CANCELLED, dns.DESTRUCTION]);
 
@@ -116,7 +111,8 @@ function familyOf(value: number | string | undefined): number {
   return typeof value === 'number' ? value : 0;
 }
 
-async function addressesOf(name: string, family: number): Promise<Address[]> {
+/** The addresses of `name` (of one family, 4 or 6, or of both: 0), found as described above. */
+export async function resolveHost(name: string, family = 0): Promise<Address[]> {
   const inFile = addressesInHostsFile(name).filter((each) => !family || each.family === family);
   if (inFile.length) return inFile;
   for (const asked of namesToAsk(name)) {
@@ -129,29 +125,24 @@ async function addressesOf(name: string, family: number): Promise<Address[]> {
   return (await dns.promises.lookup(name, { all: true, family })).map(({ address, family: found }) => ({ address, family: found as 4 | 6 }));
 }
 
-/** A `lookup` for net.connect that cannot keep the process from exiting (see above). */
-export function lookupHost(name: string, options: LookupOptions, callback: LookupCallback): void {
-  addressesOf(name, familyOf(options.family)).then(
-    (found) => {
-      if (options.all) return callback(null, found);
-      const first = found[0];
-      if (!first) return callback(Object.assign(new Error(`no address for ${name}`), { code: 'ENOTFOUND' }), '');
-      callback(null, first.address, first.family);
-    },
-    (error: NodeJS.ErrnoException) => callback(error, options.all ? [] : ''),
-  );
+/**
+ * A `lookup` for net.connect (and http.Agent, tls.connect) that finds addresses with `resolve`;
+ * an empty list fails the connection with ENOTFOUND.
+ */
+export function lookupFrom(resolve: (name: string, family: number) => Promise<Address[]>): net.LookupFunction {
+  const lookup = (name: string, options: LookupOptions, callback: LookupCallback): void => {
+    resolve(name, familyOf(options.family)).then(
+      (found) => {
+        const first = found[0];
+        if (!first) return callback(Object.assign(new Error(`no address for ${name}`), { code: 'ENOTFOUND', hostname: name }), options.all ? [] : '');
+        if (options.all) return callback(null, found);
+        callback(null, first.address, first.family);
+      },
+      (error: NodeJS.ErrnoException) => callback(error, options.all ? [] : ''),
+    );
+  };
+  return lookup as net.LookupFunction;
 }
 
-/** node-postgres's socket, looking its host up with lookupHost. */
-class DatabaseSocket extends net.Socket {
-  override connect(...target: unknown[]): this {
-    const [port, host] = target;
-    if (typeof port === 'number' && typeof host === 'string' && !net.isIP(host)) {
-      return super.connect({ port, host, lookup: lookupHost as net.LookupFunction });
-    }
-    return super.connect(...(target as Parameters<net.Socket['connect']>));
-  }
-}
-
-/** For node-postgres's `stream` setting: the socket of every connection the suite opens. */
-export const databaseSocket = (): net.Socket => new DatabaseSocket();
+/** The lookup of every connection the suite opens by name: it cannot keep the process from exiting (see above). */
+export const lookupHost = lookupFrom(resolveHost);

@@ -1,0 +1,102 @@
+// Where a delivery may go: a subscription's owner chooses its URL, so unless WEBHOOKS_ALLOW_PRIVATE a
+// delivery reaches public addresses only, whatever the name resolves to when it is sent.
+import { execFile } from 'node:child_process';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { fakeDns } from '@rex/dns/testing';
+import { afterEach, describe, expect, it } from 'vitest';
+import { isPublicAddress } from '../../src/webhooks/destination.ts';
+
+const SEND = fileURLToPath(new URL('../../src/webhooks/send.ts', import.meta.url));
+
+/** A process whose DNS servers are argv[1]: it sends one message to argv[2] (allowPrivate argv[3]) and prints the outcome. */
+const DELIVER = `
+  const dns = await import('node:dns');
+  dns.setServers([process.argv[1]]);
+  const { sendMessage } = await import(${JSON.stringify(SEND)});
+  const sent = await sendMessage(
+    { url: process.argv[2], secrets: ['whsec_' + Buffer.alloc(32, 7).toString('base64')] },
+    { id: 'msg_1', body: '{"type":"sample.created"}' },
+    { timeoutMs: 5_000, stop: new AbortController().signal, allowPrivate: process.argv[3] === 'true' },
+  );
+  process.stdout.write(JSON.stringify(sent));
+`;
+
+async function deliver(dnsServer: string, url: string, allowPrivate: boolean) {
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    ['--conditions=development', '--disable-warning=ExperimentalWarning', '--input-type=module', '--eval', DELIVER, dnsServer, url, String(allowPrivate)],
+    { timeout: 20_000 },
+  );
+  return JSON.parse(stdout) as { ok: boolean; error?: string };
+}
+
+/** A receiver on loopback that answers 204 and keeps the requests it got. */
+async function receiver() {
+  const got: http.IncomingHttpHeaders[] = [];
+  const server = http.createServer((request, response) => {
+    got.push(request.headers);
+    request.resume();
+    request.on('end', () => response.writeHead(204).end());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { port: (server.address() as AddressInfo).port, got, close: () => server.close() };
+}
+
+const closers: (() => void)[] = [];
+afterEach(() => closers.splice(0).forEach((close) => close()));
+
+describe('the addresses a webhook may reach', () => {
+  it('when an address is judged, then loopback, private, shared, link-local, metadata, documentation, multicast and mapped ones are not public; others are', () => {
+    for (const address of ['127.0.0.1', '10.0.0.1', '172.31.255.255', '192.168.1.1', '100.64.0.1', '169.254.169.254', '0.0.0.0', '192.0.2.1', '224.0.0.1', '255.255.255.255']) {
+      expect(isPublicAddress(address), address).toBe(false);
+    }
+    for (const address of ['::', '::1', '::ffff:127.0.0.1', '::ffff:a9fe:a9fe', 'fd12:3456::1', 'fe80::1', 'ff02::1', '2001:db8::1', '64:ff9b::a00:1']) {
+      expect(isPublicAddress(address), address).toBe(false);
+    }
+    for (const address of ['93.184.215.14', '1.1.1.1', '172.32.0.1', '2606:4700::1111', '2a00:1450:4009:81d::200e']) {
+      expect(isPublicAddress(address), address).toBe(true);
+    }
+    expect(isPublicAddress('not an address')).toBe(false);
+  });
+});
+
+describe('a delivery to a name', () => {
+  it('given a name that resolves to loopback, when a message is sent with only public addresses allowed, then nothing reaches the address and the owner is told why', async () => {
+    const hooks = await receiver();
+    const dns = await fakeDns({ 'hooks.rex.test': '127.0.0.1' });
+    closers.push(hooks.close, dns.close);
+    const sent = await deliver(dns.address, `http://hooks.rex.test:${hooks.port}/in`, false);
+    expect(sent).toEqual({ ok: false, error: expect.stringMatching(/not at a public address.*WEBHOOKS_ALLOW_PRIVATE/) });
+    expect(dns.asked).toContain('hooks.rex.test A');
+    expect(hooks.got).toEqual([]);
+  });
+
+  it('given the same name, when private addresses are allowed, then the message is delivered, signed', async () => {
+    const hooks = await receiver();
+    const dns = await fakeDns({ 'hooks.rex.test': '127.0.0.1' });
+    closers.push(hooks.close, dns.close);
+    expect(await deliver(dns.address, `http://hooks.rex.test:${hooks.port}/in`, true)).toEqual({ ok: true });
+    expect(hooks.got).toHaveLength(1);
+    expect(hooks.got[0]).toMatchObject({ 'webhook-id': 'msg_1', 'content-type': 'application/json', 'webhook-signature': expect.stringMatching(/^v1,/) });
+  });
+
+  it('given a URL with a loopback address, when a message is sent with only public addresses allowed, then it is refused without a connection', async () => {
+    const hooks = await receiver();
+    closers.push(hooks.close);
+    const sent = await deliver('127.0.0.1:9', `http://127.0.0.1:${hooks.port}/in`, false);
+    expect(sent.error).toMatch(/not at a public address/);
+    expect(hooks.got).toEqual([]);
+  });
+
+  it('given DNS servers that never answer, when a message is sent, then it fails in a few seconds, as the receiver not being reachable', async () => {
+    const dns = await fakeDns({}, { silent: true });
+    closers.push(dns.close);
+    const started = Date.now();
+    const sent = await deliver(dns.address, 'https://hooks.rex.test/in', false);
+    expect(sent).toEqual({ ok: false, error: 'Cannot reach the receiver: ETIMEOUT' });
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+});
