@@ -31,8 +31,7 @@ for (const [network, prefix] of [
   NOT_PUBLIC.addSubnet(network, prefix, 'ipv4');
 }
 for (const [network, prefix] of [
-  ['::', 128],
-  ['::1', 128],
+  ['::', 96], // unspecified, loopback and the deprecated IPv4-compatible addresses (::127.0.0.1)
   ['64:ff9b::', 96], // NAT64, whose addresses embed an IPv4 one
   ['64:ff9b:1::', 48],
   ['100::', 64],
