@@ -7,37 +7,61 @@ import { webhookHeaders } from './signing.ts';
 export type Sent = { ok: true } | { ok: false; error: string; stopped?: boolean };
 
 const ERROR_TEXT_MAX = 300;
+/** A 2xx answer's body is read (so that its connection serves the next message) up to this; a longer one closes it. */
+const SUCCESS_BODY_MAX = 64 * 1024;
+/** How long an idle connection to a receiver is kept for its next message (less than Node.js servers keep theirs, 5 s). */
+const IDLE_CONNECTION_MS = 4_000;
 
 type Answer = { status: number; opening: string };
 
 /**
- * POSTs `body` and reads the answer's status and, when it is not a 2xx, the first characters of its
- * body; the connection is then closed. `signal` cuts it wherever it is.
+ * Connections kept open between a receiver's messages (one TLS handshake for a burst, not one per
+ * message), by protocol and by whether private addresses may be reached: each agent looks names up
+ * with its own rule, so a connection it keeps went to an address that passed it.
  */
-function post(url: URL, headers: Record<string, string>, body: string, options: { lookup: ReturnType<typeof deliveryLookup>; signal: AbortSignal }): Promise<Answer> {
+const agents = new Map<string, http.Agent>();
+
+function agentFor(protocol: string, allowPrivate: boolean): http.Agent {
+  const key = `${protocol}${allowPrivate}`;
+  let agent = agents.get(key);
+  if (!agent) {
+    const options = { keepAlive: true, timeout: IDLE_CONNECTION_MS, lookup: deliveryLookup(allowPrivate) };
+    agent = protocol === 'https:' ? new https.Agent(options) : new http.Agent(options);
+    agents.set(key, agent);
+  }
+  return agent;
+}
+
+/**
+ * POSTs `body` and reads the answer's status and, when it is not a 2xx, the first characters of its
+ * body, after which that connection is closed. `signal` cuts it wherever it is. A kept connection
+ * the receiver closed meanwhile is not the receiver's failure: the message goes again on a new one.
+ */
+function post(url: URL, headers: Record<string, string>, body: string, options: { allowPrivate: boolean; signal: AbortSignal }, again = true): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const client = url.protocol === 'https:' ? https : http;
-    const request = client.request(url, { method: 'POST', headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) }, lookup: options.lookup, signal: options.signal, agent: false }, (response) => {
+    const agent = agentFor(url.protocol, options.allowPrivate);
+    const request = client.request(url, { method: 'POST', headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) }, agent, signal: options.signal }, (response) => {
       const status = response.statusCode ?? 0;
-      if (status >= 200 && status < 300) {
-        response.destroy();
-        return resolve({ status, opening: '' });
-      }
+      const success = status >= 200 && status < 300;
       const chunks: Buffer[] = [];
       let length = 0;
       const done = () => {
-        response.destroy();
-        resolve({ status, opening: Buffer.concat(chunks).toString('utf8', 0, Math.min(length, ERROR_TEXT_MAX)).replace(/\s+/g, ' ').trim() });
+        if (!response.complete) response.destroy();
+        resolve({ status, opening: success ? '' : Buffer.concat(chunks).toString('utf8', 0, Math.min(length, ERROR_TEXT_MAX)).replace(/\s+/g, ' ').trim() });
       };
       response.on('data', (chunk: Buffer) => {
-        chunks.push(chunk);
         length += chunk.length;
-        if (length >= ERROR_TEXT_MAX) done();
+        if (!success) chunks.push(chunk);
+        if (length >= (success ? SUCCESS_BODY_MAX : ERROR_TEXT_MAX)) done();
       });
       response.on('end', done);
       response.on('error', reject);
     });
-    request.on('error', reject);
+    request.on('error', (error: NodeJS.ErrnoException) => {
+      if (again && request.reusedSocket && error.code === 'ECONNRESET' && !options.signal.aborted) resolve(post(url, headers, body, options, false));
+      else reject(error);
+    });
     request.end(body);
   });
 }
@@ -64,7 +88,7 @@ export async function sendMessage(
       url,
       { 'content-type': 'application/json', 'user-agent': 'rex-webhooks/1', ...webhookHeaders(target.secrets, message.id, timestamp, message.body) },
       message.body,
-      { lookup: deliveryLookup(options.allowPrivate), signal: AbortSignal.any([AbortSignal.timeout(options.timeoutMs), options.stop]) },
+      { allowPrivate: options.allowPrivate, signal: AbortSignal.any([AbortSignal.timeout(options.timeoutMs), options.stop]) },
     );
     if (answer.status >= 200 && answer.status < 300) return { ok: true };
     return { ok: false, error: `HTTP ${answer.status}${answer.opening ? `: ${answer.opening}` : ''}` };

@@ -8,6 +8,7 @@ import { promisify } from 'node:util';
 import { fakeDns } from '@rex/dns/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isPublicAddress } from '../../src/webhooks/destination.ts';
+import { sendMessage } from '../../src/webhooks/send.ts';
 
 const SEND = fileURLToPath(new URL('../../src/webhooks/send.ts', import.meta.url));
 
@@ -98,5 +99,52 @@ describe('a delivery to a name', () => {
     const sent = await deliver(dns.address, 'https://hooks.rex.test/in', false);
     expect(sent).toEqual({ ok: false, error: 'Cannot reach the receiver: ETIMEOUT' });
     expect(Date.now() - started).toBeLessThan(5_000);
+  });
+});
+
+describe("a delivery's connection", () => {
+  const secrets = ['whsec_' + Buffer.alloc(32, 7).toString('base64')];
+  const send = (url: string, id: string) => sendMessage({ url, secrets }, { id, body: '{}' }, { timeoutMs: 5_000, stop: new AbortController().signal, allowPrivate: true });
+
+  it('when messages follow one another to one receiver, then they share one connection; an error answer longer than what is read of it closes it, and the next message opens another', async () => {
+    let connections = 0;
+    const statuses = [204, 204, 204, 500, 204];
+    const server = http.createServer((request, response) => {
+      request.resume();
+      const status = statuses.shift() ?? 204;
+      request.on('end', () => response.writeHead(status, { 'content-type': 'text/plain' }).end(status === 500 ? 'down '.repeat(100_000) : ''));
+    });
+    server.on('connection', () => (connections += 1));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    closers.push(() => {
+      server.closeAllConnections();
+      server.close();
+    });
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/in`;
+    for (const id of ['msg_1', 'msg_2', 'msg_3']) expect(await send(url, id)).toEqual({ ok: true });
+    expect(connections).toBe(1);
+    const failed = await send(url, 'msg_4');
+    expect(failed).toEqual({ ok: false, error: expect.stringMatching(/^HTTP 500: down down/) });
+    expect((failed as { error: string }).error.length).toBeLessThan(320);
+    expect(await send(url, 'msg_5')).toEqual({ ok: true });
+    expect(connections).toBe(2);
+  });
+
+  it('given a receiver that closes idle connections at once, when the next message goes, then it is delivered on a new connection', async () => {
+    let connections = 0;
+    const server = http.createServer((request, response) => {
+      request.resume();
+      request.on('end', () => response.writeHead(204).end());
+    });
+    server.keepAliveTimeout = 1;
+    server.on('connection', () => (connections += 1));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    closers.push(() => server.close());
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/in`;
+    for (const id of ['msg_1', 'msg_2', 'msg_3']) {
+      expect(await send(url, id)).toEqual({ ok: true });
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(connections).toBe(3);
   });
 });
