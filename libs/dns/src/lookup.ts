@@ -13,9 +13,9 @@ import net from 'node:net';
  *
  * So a name is looked for in the hosts file, then asked of the DNS servers directly (c-ares, on the
  * event loop, within DNS_TIMEOUT_MS and DNS_TRIES), completed with resolv.conf's search domains in
- * the order getaddrinfo uses. Servers that do not answer fail the connection at once; they never
- * hold a thread. getaddrinfo is used only when the servers have answered that no name has an
- * address, for what the system knows beyond DNS and hosts; it then answers quickly too.
+ * the order getaddrinfo uses. Servers that do not answer fail the connection at once. getaddrinfo
+ * is never asked, not even after DNS has said it knows no such name: a server can answer once and
+ * then fall silent, and a webhook's name is chosen by whoever owns the subscription.
  */
 
 export const DNS_TIMEOUT_MS = 1_000;
@@ -88,7 +88,7 @@ function dnsResolver(): dns.promises.Resolver {
   return resolver;
 }
 
-// A refusal or a server failure is an answer, and getaddrinfo would have it as quickly.
+// A refusal or a server failure is an answer: the next name is asked, as getaddrinfo does.
 const NOT_ANSWERED = new Set<string>([dns.TIMEOUT, dns.CANCELLED, dns.DESTRUCTION]);
 
 async function askServers(name: string, family: number): Promise<Address[] | 'no answer' | 'no address'> {
@@ -113,7 +113,7 @@ function familyOf(value: number | string | undefined): number {
 
 /** The addresses of `name` (of one family, 4 or 6, or of both: 0), found as described above. */
 export async function resolveHost(name: string, family = 0): Promise<Address[]> {
-  const inFile = addressesInHostsFile(name).filter((each) => !family || each.family === family);
+  const inFile = addressesInHostsFile(name.replace(/\.$/, '')).filter((each) => !family || each.family === family);
   if (inFile.length) return inFile;
   for (const asked of namesToAsk(name)) {
     const answer = await askServers(asked, family);
@@ -122,7 +122,7 @@ export async function resolveHost(name: string, family = 0): Promise<Address[]> 
     }
     if (answer !== 'no address') return answer;
   }
-  return (await dns.promises.lookup(name, { all: true, family })).map(({ address, family: found }) => ({ address, family: found as 4 | 6 }));
+  return [];
 }
 
 /**
@@ -131,14 +131,17 @@ export async function resolveHost(name: string, family = 0): Promise<Address[]> 
  */
 export function lookupFrom(resolve: (name: string, family: number) => Promise<Address[]>): net.LookupFunction {
   const lookup = (name: string, options: LookupOptions, callback: LookupCallback): void => {
+    // The callback runs outside the promise, as getaddrinfo's does: what it throws is the caller's error, not a rejection.
+    const answer = (error: NodeJS.ErrnoException | null, found: Address[]) =>
+      process.nextTick(() => {
+        if (!error && !found[0]) error = Object.assign(new Error(`no address for ${name}`), { code: 'ENOTFOUND', hostname: name });
+        if (error) callback(error, options.all ? [] : '');
+        else if (options.all) callback(null, found);
+        else callback(null, found[0]!.address, found[0]!.family);
+      });
     resolve(name, familyOf(options.family)).then(
-      (found) => {
-        const first = found[0];
-        if (!first) return callback(Object.assign(new Error(`no address for ${name}`), { code: 'ENOTFOUND', hostname: name }), options.all ? [] : '');
-        if (options.all) return callback(null, found);
-        callback(null, first.address, first.family);
-      },
-      (error: NodeJS.ErrnoException) => callback(error, options.all ? [] : ''),
+      (found) => answer(null, found),
+      (error: NodeJS.ErrnoException) => answer(error, []),
     );
   };
   return lookup as net.LookupFunction;

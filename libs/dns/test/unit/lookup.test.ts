@@ -82,6 +82,26 @@ describe('resolving a name', () => {
     expect(outcome.ms).toBeLessThan(4_500);
     const local = await resolveIn(dns.address, 'localhost');
     expect(local.found?.map((each) => each.address)).toContain('127.0.0.1');
+    expect((await resolveIn(dns.address, 'localhost.')).found?.map((each) => each.address)).toContain('127.0.0.1');
     expect(dns.asked.filter((query) => query.startsWith('localhost'))).toEqual([]);
+  });
+
+  it('given servers that say they know no such name, when it is resolved, then nothing is found and nothing else is asked', async () => {
+    const dns = await fakeDns({});
+    closers.push(dns.close);
+    const outcome = await resolveIn(dns.address, 'gone.rex.test', { LOCALDOMAIN: 'rex.test' });
+    expect(outcome.found).toEqual([]);
+    expect(dns.asked.map((query) => query.split(' ')[0])).toEqual(['gone.rex.test', 'gone.rex.test', 'gone.rex.test.rex.test', 'gone.rex.test.rex.test']);
+  });
+
+  it("when a lookup's callback throws, then that is the caller's error, as after getaddrinfo, not an unhandled rejection", async () => {
+    const script = `
+      const { lookupHost } = await import(${JSON.stringify(LOOKUP)});
+      process.on('unhandledRejection', () => { process.stdout.write('a rejection'); process.exit(0); });
+      process.on('uncaughtException', (error) => { process.stdout.write('thrown: ' + error.message); process.exit(0); });
+      lookupHost('localhost', {}, () => { throw new Error('by the caller'); });
+    `;
+    const { stdout } = await promisify(execFile)(process.execPath, ['--disable-warning=ExperimentalWarning', '--input-type=module', '--eval', script], { timeout: 20_000 });
+    expect(stdout).toBe('thrown: by the caller');
   });
 });

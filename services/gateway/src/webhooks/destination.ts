@@ -27,6 +27,7 @@ for (const [network, prefix] of [
   ['203.0.113.0', 24],
   ['224.0.0.0', 4],
   ['240.0.0.0', 4],
+  ['168.63.129.16', 32], // Azure's host endpoint (metadata and health), reached from every VM
 ] as const) {
   NOT_PUBLIC.addSubnet(network, prefix, 'ipv4');
 }
@@ -34,8 +35,13 @@ for (const [network, prefix] of [
   ['::', 96], // unspecified, loopback and the deprecated IPv4-compatible addresses (::127.0.0.1)
   ['64:ff9b::', 96], // NAT64, whose addresses embed an IPv4 one
   ['64:ff9b:1::', 48],
+  ['::ffff:0:0:0', 96], // SIIT, embedding an IPv4 address
   ['100::', 64],
+  ['2001::', 32], // Teredo and 6to4 embed an IPv4 address, which a relay may reach
+  ['2002::', 16],
   ['2001:db8::', 32],
+  ['3fff::', 20],
+  ['5f00::', 16],
   ['fc00::', 7],
   ['fe80::', 10],
   ['fec0::', 10],

@@ -54,7 +54,7 @@ describe('the addresses a webhook may reach', () => {
     for (const address of ['127.0.0.1', '10.0.0.1', '172.31.255.255', '192.168.1.1', '100.64.0.1', '169.254.169.254', '0.0.0.0', '192.0.2.1', '224.0.0.1', '255.255.255.255']) {
       expect(isPublicAddress(address), address).toBe(false);
     }
-    for (const address of ['::', '::1', '::127.0.0.1', '::ffff:127.0.0.1', '::ffff:a9fe:a9fe', 'fd12:3456::1', 'fe80::1', 'ff02::1', '2001:db8::1', '64:ff9b::a00:1']) {
+    for (const address of ['::', '::1', '::127.0.0.1', '::ffff:127.0.0.1', '::ffff:a9fe:a9fe', 'fd12:3456::1', 'fe80::1', 'ff02::1', '2001:db8::1', '64:ff9b::a00:1', '::ffff:0:7f00:1', '2002:7f00:1::', '2001:0:4136:e378::1', '3fff::1', '168.63.129.16']) {
       expect(isPublicAddress(address), address).toBe(false);
     }
     for (const address of ['93.184.215.14', '1.1.1.1', '172.32.0.1', '2606:4700::1111', '2a00:1450:4009:81d::200e']) {

@@ -104,6 +104,8 @@ describe('subscription input', () => {
       'https://localhost/',
       'https://hooks.localhost./',
       'https://0.0.0.0/',
+      'https://[2002:7f00:1::]/',
+      'https://[::ffff:0:127.0.0.1]/',
     ]) {
       expect(urlProblem(url, strict), url).toMatch(/not at a public address/);
       expect(urlProblem(url, { allowHttp: false, allowPrivate: true }), url).toBeUndefined();
