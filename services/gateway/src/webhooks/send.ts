@@ -34,8 +34,9 @@ function agentFor(protocol: string, allowPrivate: boolean): http.Agent {
 
 /**
  * POSTs `body` and reads the answer's status and, when it is not a 2xx, the first characters of its
- * body, after which that connection is closed. `signal` cuts it wherever it is. A kept connection
- * the receiver closed meanwhile is not the receiver's failure: the message goes again on a new one.
+ * body; a body not read to its end closes the connection. `signal` cuts it wherever it is. A kept
+ * connection the receiver closed meanwhile is not the receiver's failure: the message goes again on
+ * a new one (messages are delivered at least once; receivers drop repeats by webhook-id).
  */
 function post(url: URL, headers: Record<string, string>, body: string, options: { allowPrivate: boolean; signal: AbortSignal }, again = true): Promise<Answer> {
   return new Promise((resolve, reject) => {
