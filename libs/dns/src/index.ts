@@ -1,1 +1,1 @@
-export { lookupHost, lookupFrom, resolveHost, addressesInHostsFile, namesToAsk, searchSettings, DNS_TIMEOUT_MS, DNS_TRIES, type Address } from './lookup.ts';
+export { lookupHost, lookupFrom, resolveHost, type Address } from './lookup.ts';

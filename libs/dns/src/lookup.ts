@@ -18,8 +18,8 @@ import net from 'node:net';
  * then fall silent, and a webhook's name is chosen by whoever owns the subscription.
  */
 
-export const DNS_TIMEOUT_MS = 1_000;
-export const DNS_TRIES = 2;
+const DNS_TIMEOUT_MS = 1_000;
+const DNS_TRIES = 2;
 const HOSTS_FILE = '/etc/hosts';
 const RESOLV_CONF = '/etc/resolv.conf';
 

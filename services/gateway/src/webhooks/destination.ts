@@ -74,7 +74,7 @@ export function hostProblem(hostname: string): string | undefined {
 }
 
 /** A name whose every address is not public. */
-export class NotPublic extends Error {
+class NotPublic extends Error {
   readonly code = 'ENOTPUBLIC';
   constructor() {
     super(NOT_PUBLIC_PROBLEM);
