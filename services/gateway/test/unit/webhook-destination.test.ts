@@ -98,8 +98,9 @@ describe('a delivery to a name', () => {
     const started = Date.now();
     const sent = await deliver(dns.address, 'https://hooks.rex.test/in', false);
     expect(sent).toEqual({ ok: false, error: 'Cannot reach the receiver: ETIMEOUT' });
-    expect(Date.now() - started).toBeLessThan(5_000);
-  });
+    // c-ares waits 1 s and then 2 s; getaddrinfo would wait 5 s at each of two tries (glibc's defaults).
+    expect(Date.now() - started).toBeLessThan(7_000);
+  }, 20_000);
 });
 
 describe("a delivery's connection", () => {
