@@ -35,10 +35,10 @@ export function answerOtherMethods(router: Router, byPath: Map<string, string[]>
       next();
     });
   }
-  router.use((req: Request, res: Response, next: NextFunction) => {
-    const seen = res.locals[SEEN] as string[] | undefined;
-    if (!seen) return next();
-    const allow = allowList(seen);
+  // Only the router's own paths: a request for another passes through without a handler that
+  // calls next() last, which would leave the router on the next turn of the event loop.
+  router.all([...byPath.keys()], (req: Request, res: Response, next: NextFunction) => {
+    const allow = allowList(res.locals[SEEN] as string[]);
     res.set('Allow', allow.join(', '));
     cors.beforeAuthentication(req, res, allow);
     if (req.method === 'OPTIONS') {
