@@ -16,6 +16,7 @@ import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { createDatabase, dropDatabase, freePort } from '@rex/db';
+import { processCpu } from './process-cpu.ts';
 
 const [treeA, treeB, pairsArg] = process.argv.slice(2);
 const server = process.env.DATABASE_URL;
@@ -28,7 +29,6 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const SECONDS = Number(process.env.COMPARE_SECONDS ?? 5);
 const KINDS = (process.env.COMPARE_KINDS ?? 'get,post').split(',') as ('get' | 'post')[];
 const PROFILE_DIR = process.env.COMPARE_CPU_PROFILE_DIR;
-const TICKS = 100; // USER_HZ on Linux
 const say = (message: string) => process.stderr.write(`[compare] ${message}\n`);
 
 type Suite = { tree: string; child: ChildProcess; url: string; token: string; sampleIds: string[]; database: string; dataDir: string };
@@ -56,15 +56,6 @@ function descendants(pid: number): number[] {
   return all;
 }
 
-/** CPU seconds (user + system) of a process so far; undefined once it is gone. */
-function processCpu(pid: number): number | undefined {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / TICKS;
-  } catch {
-    return undefined;
-  }
-}
 
 const monitor = new pg.Pool({ connectionString: server, max: 1 });
 const BACKEND = 'postgres:';

@@ -6,7 +6,8 @@
 //   (h) floor of the read path: bare Express → one grpc-js unary call → that SELECT on a pg pool
 //       in the backend's process (three processes, as the suite's GET); with (a), the two run in turn,
 //       three times each, and each stands by its median, then again with 8 connections; so do (b) and
-//       (h), each (b) followed by the projector applying its writes, and (b) and (e) are compared with that floor
+//       (h), each (b) followed by the projector applying its writes, and (b) and (e) are compared with that floor;
+//       for each of these runs, the CPU per request of every process (rex services, floors, PostgreSQL) from /proc
 //   (e) POST /samples with 10 occurrences, each with 2 custom attribute values
 //   (f) GET /occurrences?limit=100: a page of the caller's own occurrences
 //   (r) a typical filtered report page over BENCH_REPORT_ROWS occurrences (default 100 000), in turn with its floor
@@ -51,6 +52,7 @@ import { chartNodeOptions, chartServiceEnv } from '../scripts/chart-node-options
 import { demoToken } from '../scripts/demo-token.ts';
 import { cleanUpOnInterrupt } from '../scripts/interrupt.ts';
 import { NODE_FLAGS, grpcServing, startSuite, type ServiceName } from '../scripts/suite.ts';
+import { cpuPerRequest, describeCpu, readCpu } from './process-cpu.ts';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
@@ -64,7 +66,17 @@ const HERE = fileURLToPath(new URL('.', import.meta.url));
 const say = (message: string) => process.stderr.write(`[bench] ${message}\n`);
 
 /** A load's figures; `warmUp` tells of errors in its warm-up, which its figures leave out. */
-type Result = { name: string; rps: number; p50: number; p99: number; errors: number; statuses: string; warmUp?: { errors: number; statuses: string } };
+type Result = {
+  name: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  statuses: string;
+  warmUp?: { errors: number; statuses: string };
+  /** Milliseconds of CPU per request by process (service, floor, postgres) over the measured run. */
+  cpu?: Record<string, number>;
+};
 
 /** The errors of an autocannon run (failed requests, and answers other than `expected`) and its answers by status. */
 function errorsOf(result: autocannon.Result, expected: number): { errors: number; statuses: string } {
@@ -80,8 +92,10 @@ async function load(name: string, options: autocannon.Options, expected = 200, r
   const connections = options.connections ?? CONNECTIONS;
   say(`${name}: ${connections} connections for ${seconds} s`);
   const warmUp = (run.warmUp ?? true) ? errorsOf(await autocannon({ ...options, connections, duration: Math.min(2, seconds) }), expected) : undefined;
+  const before = readCpu();
   const result = await autocannon({ ...options, connections, duration: seconds });
-  return { name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, ...errorsOf(result, expected), ...(warmUp?.errors ? { warmUp } : {}) };
+  const cpu = cpuPerRequest(before, readCpu(), result.requests.total);
+  return { name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, ...errorsOf(result, expected), ...(warmUp?.errors ? { warmUp } : {}), cpu };
 }
 
 /** Samples written a second during the second run of (r). */
@@ -958,6 +972,9 @@ try {
           `against the read path's floor (h): a/h = ${ratio(a, h)}${readRounds ? ` (by round: ${readRounds})` : ''} (target ≥ 0.9), p99 a/h = ${measured(a) ? (a.p99 / h.p99).toFixed(2) : 'not measured'} (target ≤ 1.5); ` +
             `b/h = ${ratio(b, hw)}${writeRounds ? ` (by round: ${writeRounds})` : ''} (target ≥ 0.35, p99 ≤ 100 ms: ${measured(b) ? `${b.p99} ms` : 'not measured'}); e/h = ${ratio(e, hw)} (target ≥ 0.15)`,
           ...(fewReadRatio ? [fewReadRatio] : []),
+          '',
+          'CPU per request by process (the run of median req/s; postgres is every server process, the suite idles beside the floors):',
+          ...[a, h, ...fewResults, b, ...(hWithB ? [hWithB] : [])].filter((r) => measured(r) && r.cpu).map((r) => `- ${r.name}: ${describeCpu(r.cpu!)}`),
         ]
       : []),
     '',
