@@ -56,7 +56,6 @@ function descendants(pid: number): number[] {
   return all;
 }
 
-
 const monitor = new pg.Pool({ connectionString: server, max: 1 });
 const BACKEND = 'postgres:';
 
