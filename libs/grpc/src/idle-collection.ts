@@ -68,11 +68,15 @@ export function collectWhenIdle(options: {
   let quietMs = 0;
   let collecting = false;
   let last: EventLoopUtilization = performance.eventLoopUtilization();
+  let lastAt = performance.now();
   const timer = setInterval(() => {
     const now = performance.eventLoopUtilization();
+    const at = performance.now();
     const quiet = performance.eventLoopUtilization(now, last).utilization < QUIET_UTILISATION;
+    // The time that passed, not the check's interval: on a busy machine a timer fires late.
+    quietMs = quiet ? quietMs + (at - lastAt) : 0;
     last = now;
-    quietMs = quiet ? quietMs + checkMs : 0;
+    lastAt = at;
     if (collecting || quietMs < idleMs) return;
     const before = held();
     if (before < baseline + growthBytes) return;
@@ -91,6 +95,7 @@ export function collectWhenIdle(options: {
         collecting = false;
         quietMs = 0;
         last = performance.eventLoopUtilization();
+        lastAt = performance.now();
       });
   }, checkMs);
   timer.unref();
