@@ -68,15 +68,12 @@ export function collectWhenIdle(options: {
   let quietMs = 0;
   let collecting = false;
   let last: EventLoopUtilization = performance.eventLoopUtilization();
-  let lastAt = performance.now();
   const timer = setInterval(() => {
     const now = performance.eventLoopUtilization();
-    const at = performance.now();
-    const quiet = performance.eventLoopUtilization(now, last).utilization < QUIET_UTILISATION;
-    // The time that passed, not the check's interval: on a busy machine a timer fires late.
-    quietMs = quiet ? quietMs + (at - lastAt) : 0;
+    const since = performance.eventLoopUtilization(now, last);
     last = now;
-    lastAt = at;
+    // The time that passed (idle and busy), not the check's interval: on a busy machine a timer fires late.
+    quietMs = since.utilization < QUIET_UTILISATION ? quietMs + since.idle + since.active : 0;
     if (collecting || quietMs < idleMs) return;
     const before = held();
     if (before < baseline + growthBytes) return;
@@ -95,7 +92,6 @@ export function collectWhenIdle(options: {
         collecting = false;
         quietMs = 0;
         last = performance.eventLoopUtilization();
-        lastAt = performance.now();
       });
   }, checkMs);
   timer.unref();
