@@ -376,6 +376,11 @@ done
 if [ $FAILED = 0 ]; then
   say "all steps passed in $((SECONDS - STARTED)) s"
 else
+  # What each service logged above info (a failed step's cause is usually there): the containers go with the exit.
+  for name in "${CONTAINERS[@]}"; do
+    logged=$(podman logs "$ID-$name" 2>&1 | grep -v '"level":"info"' | tail -n 20 || true)
+    [ -z "$logged" ] || { say "$name logged:"; printf '%s\n' "$logged"; }
+  done
   say "FAILED after $((SECONDS - STARTED)) s"
   exit 1
 fi

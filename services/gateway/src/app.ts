@@ -267,7 +267,7 @@ export function createApp(options: AppOptions): Express {
     if (!httpError) options.logger.error({ err: error, method: req.method, path: req.path }, 'unhandled error');
     // A backend that is down or too slow (503, 504) is the operator's to see; a refused request is the
     // client's, and so is a call cancelled because the client went away.
-    else if (status >= 500 && !res.destroyed) options.logger.warn({ method: req.method, path: req.path, status, detail: httpError.detail }, 'request failed');
+    else if (status >= 500 && !res.destroyed) options.logger.warn({ method: req.method, path: req.path, status, detail: httpError.detail, cause: httpError.cause }, 'request failed');
     else options.logger.debug({ method: req.method, path: req.path, status }, res.destroyed ? 'the client went away' : 'request refused');
     if (res.headersSent) {
       res.end();

@@ -30,8 +30,9 @@ export function httpErrorFromGrpc(error: unknown, backend: string): HttpError | 
   if (!isServiceError(error)) return undefined;
   const decoded = decodeServiceError(error);
   const status = (decoded.reason && Object.hasOwn(REASON_STATUS, decoded.reason) ? REASON_STATUS[decoded.reason] : undefined) ?? HTTP_STATUS[decoded.code] ?? 500;
-  if (status === 503) return new HttpError(503, decoded.fromService ? decoded.message : `The ${backend} service is unavailable; try again shortly.`);
-  if (status === 504) return new HttpError(504, `The ${backend} service did not answer in time.`);
+  // The call's own details (no connection and why, a database gone) are logged with the answer, never sent.
+  if (status === 503) return new HttpError(503, decoded.fromService ? decoded.message : `The ${backend} service is unavailable; try again shortly.`, {}, decoded.message);
+  if (status === 504) return new HttpError(504, `The ${backend} service did not answer in time.`, {}, decoded.message);
   if (status === 500) return new HttpError(500, 'Internal error');
   if (status === 404) return new HttpError(404);
   if (decoded.violations.length) {

@@ -3,8 +3,9 @@ export class HttpError extends Error {
   readonly status: number;
   readonly detail: unknown;
   readonly extra: Record<string, unknown>;
-  constructor(status: number, detail?: unknown, extra: Record<string, unknown> = {}) {
-    super(typeof detail === 'string' ? detail : `HTTP ${status}`);
+  /** `cause`: what the operator's log says of it beyond the answer (a backend's own status details). */
+  constructor(status: number, detail?: unknown, extra: Record<string, unknown> = {}, cause?: string) {
+    super(typeof detail === 'string' ? detail : `HTTP ${status}`, cause === undefined ? undefined : { cause });
     this.status = status;
     this.detail = detail;
     this.extra = extra;

@@ -26,4 +26,17 @@ describe('a service error as the HTTP answer', () => {
     const invalid = httpErrorFromGrpc(failed(new DomainError(grpc.status.INVALID_ARGUMENT, 'Bad', [{ field: 'sample:date', description: 'Not a date.' }])), 'records');
     expect(invalid?.status).toBe(400);
   });
+
+  it("when a call finds no service or no answer in time, then the client reads a plain 503 or 504 and the operator's log the call's own details", () => {
+    const transport = (code: grpc.status, details: string) => Object.assign(new Error(details), { code, details, metadata: new grpc.Metadata() });
+    const unreachable = httpErrorFromGrpc(transport(grpc.status.UNAVAILABLE, 'No connection established. Last error: connect ECONNREFUSED 10.0.0.7:50051'), 'records');
+    expect(unreachable?.status).toBe(503);
+    expect(unreachable?.detail).toBe('The records service is unavailable; try again shortly.');
+    expect(unreachable?.cause).toBe('No connection established. Last error: connect ECONNREFUSED 10.0.0.7:50051');
+    const database = httpErrorFromGrpc(failed(new DomainError(grpc.status.DEADLINE_EXCEEDED, 'x')), 'reports');
+    expect(database?.status).toBe(504);
+    expect(database?.detail).toBe('The reports service did not answer in time.');
+    expect(database?.cause).toBe('x');
+    expect(httpErrorFromGrpc(failed(new DomainError(grpc.status.FAILED_PRECONDITION, 'no')), 'records')?.cause).toBeUndefined();
+  });
 });
