@@ -34,8 +34,9 @@
 //       delivery of BENCH_DELIVERIES changes (default 3 000) to a receiver on loopback against a
 //       floor POSTing the same signed messages one after another from this process
 // BENCH_DURATION (seconds, default 10), BENCH_CONNECTIONS (default 32) and BENCH_ONLY (e.g. `a,c`) tune the run.
-// Each service runs with the NODE_OPTIONS its chart sets (scripts/chart-node-options.ts); BENCH_SUITE_ENV (a JSON
-// object of variables for every service) overrides them when it sets NODE_OPTIONS.
+// Each service runs with the NODE_OPTIONS its chart sets (scripts/chart-node-options.ts) and the allocator its image
+// preloads (jemalloc, scripts/image-allocator.ts); BENCH_SUITE_ENV (a JSON object of variables for every service)
+// overrides them when it sets NODE_OPTIONS, LD_PRELOAD ("" for glibc's malloc) or MALLOC_CONF.
 import { createHmac, generateKeyPairSync, randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -49,6 +50,7 @@ import { createDatabase, createPool, dropDatabase, freePort, removeDataDirectory
 import { DEMO, importFixtures, parseFixtures } from '@rex/admin';
 import { SignJWT, importPKCS8 } from 'jose';
 import { chartNodeOptions, chartServiceEnv } from '../scripts/chart-node-options.ts';
+import { imageAllocator } from '../scripts/image-allocator.ts';
 import { demoToken } from '../scripts/demo-token.ts';
 import { cleanUpOnInterrupt } from '../scripts/interrupt.ts';
 import { NODE_FLAGS, grpcServing, startSuite, type ServiceName } from '../scripts/suite.ts';
@@ -194,7 +196,14 @@ function startService(name: ServiceName, env: Record<string, string>): ChildProc
     // Started as the suite starts its services: tracing begins where the OTEL_* variables give it an exporter.
     return spawn(process.execPath, [...NODE_FLAGS, 'src/main.ts'], {
       cwd: join(HERE, '..', 'services', name),
-      env: { ...process.env, LOG_LEVEL: 'warn', REX_CONFIG: join(HERE, 'rest.yaml'), NODE_OPTIONS: 'NODE_OPTIONS' in SUITE_ENV ? SUITE_ENV.NODE_OPTIONS : chartNodeOptions(name), ...env },
+      env: {
+        ...process.env,
+        ...ALLOCATOR_ENV,
+        LOG_LEVEL: 'warn',
+        REX_CONFIG: join(HERE, 'rest.yaml'),
+        NODE_OPTIONS: 'NODE_OPTIONS' in SUITE_ENV ? SUITE_ENV.NODE_OPTIONS : chartNodeOptions(name),
+        ...env,
+      },
       stdio: ['ignore', log, log],
     });
   } finally {
@@ -563,6 +572,10 @@ if (!serverUrl) {
 }
 const databaseName = `rex_bench_${Date.now()}`;
 const SUITE_ENV: Record<string, string> = process.env.BENCH_SUITE_ENV ? JSON.parse(process.env.BENCH_SUITE_ENV) : {};
+const ALLOCATOR = imageAllocator(say);
+const ALLOCATOR_SET = 'LD_PRELOAD' in SUITE_ENV || 'MALLOC_CONF' in SUITE_ENV;
+/** The allocator of every service process, replicas too: the images', unless BENCH_SUITE_ENV sets it. */
+const ALLOCATOR_ENV: Record<string, string> = ALLOCATOR_SET ? { LD_PRELOAD: SUITE_ENV.LD_PRELOAD ?? '', ...(SUITE_ENV.MALLOC_CONF ? { MALLOC_CONF: SUITE_ENV.MALLOC_CONF } : {}) } : ALLOCATOR.env;
 const databaseUrl = await createDatabase(serverUrl, databaseName);
 const children: ChildProcess[] = [];
 const reportsMetricsPort = await freePort();
@@ -592,6 +605,7 @@ const suite = await startSuite({
     WEBHOOKS_ALLOW_PRIVATE: 'true',
     // (u) uploads far more than an uploader's hourly quota allows: measured are uploads, not refusals.
     MEDIA_UPLOAD_QUOTA_BYTES_PER_HOUR: String(1024 ** 4),
+    ...ALLOCATOR_ENV,
     ...SUITE_ENV,
   },
   // Each process with the NODE_OPTIONS its chart gives it (heap limit, young generation), unless BENCH_SUITE_ENV sets them ("": V8's defaults).
@@ -940,6 +954,7 @@ try {
   const lines = [
     '',
     `rex benchmark — Node ${process.version}, ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown CPU'}), ${CONNECTIONS} connections, ${DURATION} s each, ${embedded ? 'embedded' : 'external'} PostgreSQL`,
+    `Services' allocator: ${ALLOCATOR_SET ? `as BENCH_SUITE_ENV sets it (LD_PRELOAD=${ALLOCATOR_ENV.LD_PRELOAD || "'': glibc's malloc"}${ALLOCATOR_ENV.MALLOC_CONF ? `, MALLOC_CONF=${ALLOCATOR_ENV.MALLOC_CONF}` : ''})` : ALLOCATOR.described}; the floors' is glibc's malloc`,
     '',
     '| path | req/s | p50 ms | p99 ms | errors |',
     '|---|---:|---:|---:|---:|',

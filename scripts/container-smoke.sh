@@ -274,6 +274,14 @@ else
 fi
 [ $FAILED = 0 ] || exit 1
 
+# Every service allocates with the jemalloc its image preloads (Dockerfile, decision 0040).
+for name in "${CONTAINERS[@]}"; do
+  pid=$(podman inspect --format '{{.State.Pid}}' "$ID-$name")
+  grep -q '/libjemalloc\.so' "/proc/$pid/maps" 2>/dev/null || fail "$name runs without jemalloc (/proc/$pid/maps)"
+done
+[ $FAILED = 1 ] || pass "every service allocates with jemalloc ($(printf '%s ' "${CONTAINERS[@]}"))"
+[ $FAILED = 0 ] || exit 1
+
 # --- through the gateway -----------------------------------------------------------
 
 # request METHOD PATH [curl args...]: sets STATUS and BODY (file $WORK/body).

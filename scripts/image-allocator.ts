@@ -1,0 +1,55 @@
+// The allocator the images run every service with (the Dockerfile preloads Debian's libjemalloc2 and sets
+// MALLOC_CONF; decisions/0040-the-images-allocate-with-jemalloc.md). The benchmark runs the services with it
+// too, as a cluster does, when this machine has the library; it installs it where it can (root, apt-get).
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const DOCKERFILE = fileURLToPath(new URL('../Dockerfile', import.meta.url));
+
+/** The MALLOC_CONF the images set (Dockerfile's runtime stage). */
+export function imageMallocConf(dockerfile = readFileSync(DOCKERFILE, 'utf8')): string {
+  const match = /^\s*MALLOC_CONF=(\S+)/m.exec(dockerfile);
+  if (!match) throw new Error('the Dockerfile sets no MALLOC_CONF');
+  return match[1];
+}
+
+/** Where `ldconfig -p` finds libjemalloc.so.2 on this machine (its text may be given), if anywhere. */
+export function findJemalloc(ldconfig?: string): string | undefined {
+  let text = ldconfig;
+  // ldconfig is in /sbin, which may not be on a user's PATH.
+  for (const command of ['ldconfig', '/sbin/ldconfig']) {
+    if (text !== undefined) break;
+    try {
+      text = execFileSync(command, ['-p'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    } catch {
+      // the next one
+    }
+  }
+  if (text === undefined) return undefined;
+  const path = /^\s*libjemalloc\.so\.2 \(.*\) => (\S+)$/m.exec(text)?.[1];
+  return path && (ldconfig !== undefined || existsSync(path)) ? path : undefined;
+}
+
+/** libjemalloc.so.2, installed with apt-get (Debian's libjemalloc2) when missing and this process may. */
+function installJemalloc(say: (message: string) => void): string | undefined {
+  if (process.getuid?.() !== 0) return undefined;
+  try {
+    say('installing libjemalloc2 (apt-get), the allocator of the images');
+    execFileSync('apt-get', ['install', '-y', '-q', 'libjemalloc2'], { stdio: 'ignore', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+  } catch {
+    return undefined;
+  }
+  return findJemalloc();
+}
+
+/**
+ * The variables that give a service the images' allocator, and what the report says of it: jemalloc
+ * preloaded with the images' MALLOC_CONF, or glibc's malloc where the library cannot be had.
+ */
+export function imageAllocator(say: (message: string) => void): { env: Record<string, string>; described: string } {
+  const library = findJemalloc() ?? installJemalloc(say);
+  const conf = imageMallocConf();
+  if (!library) return { env: {}, described: `glibc's malloc (libjemalloc.so.2 not found; the images preload jemalloc with MALLOC_CONF=${conf})` };
+  return { env: { LD_PRELOAD: library, MALLOC_CONF: conf }, described: `jemalloc as in the images (${library}, MALLOC_CONF=${conf})` };
+}
