@@ -279,7 +279,7 @@ for name in "${CONTAINERS[@]}"; do
   pid=$(podman inspect --format '{{.State.Pid}}' "$ID-$name")
   grep -q '/libjemalloc\.so' "/proc/$pid/maps" 2>/dev/null || fail "$name runs without jemalloc (/proc/$pid/maps)"
 done
-[ $FAILED = 1 ] || pass "every service allocates with jemalloc ($(printf '%s ' "${CONTAINERS[@]}"))"
+[ $FAILED = 1 ] || pass "every service allocates with jemalloc (${CONTAINERS[*]})"
 [ $FAILED = 0 ] || exit 1
 
 # --- through the gateway -----------------------------------------------------------
