@@ -1,3 +1,4 @@
+#!/bin/sh
 # What an image's node_modules holds that no service runs (the image build runs it in
 # node_modules' parent after each service's install): TypeScript files (declarations,
 # and sources Node.js never runs under node_modules), source maps and Markdown, licence
