@@ -198,7 +198,7 @@ function startService(name: ServiceName, env: Record<string, string>): ChildProc
       cwd: join(HERE, '..', 'services', name),
       env: {
         ...process.env,
-        ...ALLOCATOR_ENV,
+        ...ALLOCATOR.env,
         LOG_LEVEL: 'warn',
         REX_CONFIG: join(HERE, 'rest.yaml'),
         NODE_OPTIONS: 'NODE_OPTIONS' in SUITE_ENV ? SUITE_ENV.NODE_OPTIONS : chartNodeOptions(name),
@@ -572,10 +572,12 @@ if (!serverUrl) {
 }
 const databaseName = `rex_bench_${Date.now()}`;
 const SUITE_ENV: Record<string, string> = process.env.BENCH_SUITE_ENV ? JSON.parse(process.env.BENCH_SUITE_ENV) : {};
-const ALLOCATOR = imageAllocator(say);
-const ALLOCATOR_SET = 'LD_PRELOAD' in SUITE_ENV || 'MALLOC_CONF' in SUITE_ENV;
 /** The allocator of every service process, replicas too: the images', unless BENCH_SUITE_ENV sets it. */
-const ALLOCATOR_ENV: Record<string, string> = ALLOCATOR_SET ? { LD_PRELOAD: SUITE_ENV.LD_PRELOAD ?? '', ...(SUITE_ENV.MALLOC_CONF ? { MALLOC_CONF: SUITE_ENV.MALLOC_CONF } : {}) } : ALLOCATOR.env;
+const ALLOCATOR = (() => {
+  if (!('LD_PRELOAD' in SUITE_ENV || 'MALLOC_CONF' in SUITE_ENV)) return imageAllocator(say);
+  const env: Record<string, string> = { LD_PRELOAD: SUITE_ENV.LD_PRELOAD ?? '', ...(SUITE_ENV.MALLOC_CONF ? { MALLOC_CONF: SUITE_ENV.MALLOC_CONF } : {}) };
+  return { env, described: `as BENCH_SUITE_ENV sets it (LD_PRELOAD=${env.LD_PRELOAD || "'': glibc's malloc"}${env.MALLOC_CONF ? `, MALLOC_CONF=${env.MALLOC_CONF}` : ''})` };
+})();
 const databaseUrl = await createDatabase(serverUrl, databaseName);
 const children: ChildProcess[] = [];
 const reportsMetricsPort = await freePort();
@@ -605,7 +607,7 @@ const suite = await startSuite({
     WEBHOOKS_ALLOW_PRIVATE: 'true',
     // (u) uploads far more than an uploader's hourly quota allows: measured are uploads, not refusals.
     MEDIA_UPLOAD_QUOTA_BYTES_PER_HOUR: String(1024 ** 4),
-    ...ALLOCATOR_ENV,
+    ...ALLOCATOR.env,
     ...SUITE_ENV,
   },
   // Each process with the NODE_OPTIONS its chart gives it (heap limit, young generation), unless BENCH_SUITE_ENV sets them ("": V8's defaults).
@@ -954,7 +956,7 @@ try {
   const lines = [
     '',
     `rex benchmark — Node ${process.version}, ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown CPU'}), ${CONNECTIONS} connections, ${DURATION} s each, ${embedded ? 'embedded' : 'external'} PostgreSQL`,
-    `Services' allocator: ${ALLOCATOR_SET ? `as BENCH_SUITE_ENV sets it (LD_PRELOAD=${ALLOCATOR_ENV.LD_PRELOAD || "'': glibc's malloc"}${ALLOCATOR_ENV.MALLOC_CONF ? `, MALLOC_CONF=${ALLOCATOR_ENV.MALLOC_CONF}` : ''})` : ALLOCATOR.described}; the floors' is glibc's malloc`,
+    `Services' allocator: ${ALLOCATOR.described}; the floors' is glibc's malloc`,
     '',
     '| path | req/s | p50 ms | p99 ms | errors |',
     '|---|---:|---:|---:|---:|',

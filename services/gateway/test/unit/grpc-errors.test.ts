@@ -33,10 +33,10 @@ describe('a service error as the HTTP answer', () => {
     expect(unreachable?.status).toBe(503);
     expect(unreachable?.detail).toBe('The records service is unavailable; try again shortly.');
     expect(unreachable?.cause).toBe('No connection established. Last error: connect ECONNREFUSED 10.0.0.7:50051');
-    const database = httpErrorFromGrpc(failed(new DomainError(grpc.status.DEADLINE_EXCEEDED, 'x')), 'reports');
-    expect(database?.status).toBe(504);
-    expect(database?.detail).toBe('The reports service did not answer in time.');
-    expect(database?.cause).toBe('x');
+    const tooSlow = httpErrorFromGrpc(failed(new DomainError(grpc.status.DEADLINE_EXCEEDED, 'The database did not answer in time.')), 'reports');
+    expect(tooSlow?.status).toBe(504);
+    expect(tooSlow?.detail).toBe('The reports service did not answer in time.');
+    expect(tooSlow?.cause).toBe('The database did not answer in time.');
     expect(httpErrorFromGrpc(failed(new DomainError(grpc.status.FAILED_PRECONDITION, 'no')), 'records')?.cause).toBeUndefined();
   });
 });
