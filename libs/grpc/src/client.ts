@@ -89,15 +89,6 @@ export class ServiceClient {
     // The full name (package.Service), as servers label their metrics, from any method's path.
     this.service = Object.values(this.methods)[0]?.path.split('/')[1] ?? 'unknown';
     this.labels = new Map(Object.keys(this.methods).map((name) => [name, labelsByCode({ grpc_service: this.service, grpc_method: name })]));
-    // Connects now, not at the first call: a process that starts (a new gateway pod) finds its services
-    // before its first request, which then pays no connection, and a first attempt that fails (a name not
-    // yet resolvable, a service not yet listening) is retried before a request could be answered 503 for it.
-    this.client.getChannel().getConnectivityState(true);
-  }
-
-  /** The channel's state now (IDLE, CONNECTING, READY, TRANSIENT_FAILURE or SHUTDOWN). */
-  connectivity(): grpc.connectivityState {
-    return this.client.getChannel().getConnectivityState(false);
   }
 
   /** The service's full name, e.g. records.v1.RecordsService. */
