@@ -31,14 +31,20 @@ export function findJemalloc(ldconfig?: string): string | undefined {
   return path && (ldconfig !== undefined || existsSync(path)) ? path : undefined;
 }
 
-/** libjemalloc.so.2, installed with apt-get (Debian's libjemalloc2) when missing and this process may. */
+/** libjemalloc.so.2, installed with apt-get (Debian's libjemalloc2) when missing and this process may; the package lists are updated once if the first try fails. */
 function installJemalloc(say: (message: string) => void): string | undefined {
   if (process.getuid?.() !== 0) return undefined;
+  const aptGet = (...args: string[]) => execFileSync('apt-get', args, { stdio: 'ignore', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+  say('installing libjemalloc2 (apt-get), the allocator of the images');
   try {
-    say('installing libjemalloc2 (apt-get), the allocator of the images');
-    execFileSync('apt-get', ['install', '-y', '-q', 'libjemalloc2'], { stdio: 'ignore', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+    aptGet('install', '-y', '-q', 'libjemalloc2');
   } catch {
-    return undefined;
+    try {
+      aptGet('update', '-q');
+      aptGet('install', '-y', '-q', 'libjemalloc2');
+    } catch {
+      return undefined;
+    }
   }
   return findJemalloc();
 }
