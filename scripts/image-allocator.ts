@@ -2,7 +2,7 @@
 // MALLOC_CONF; decisions/0040-the-images-allocate-with-jemalloc.md). The benchmark runs the services with it
 // too, as a cluster does, when this machine has the library; it installs it where it can (root, apt-get).
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const DOCKERFILE = fileURLToPath(new URL('../Dockerfile', import.meta.url));
@@ -14,21 +14,21 @@ export function imageMallocConf(dockerfile = readFileSync(DOCKERFILE, 'utf8')): 
   return match[1];
 }
 
-/** Where `ldconfig -p` finds libjemalloc.so.2 on this machine (its text may be given), if anywhere. */
-export function findJemalloc(ldconfig?: string): string | undefined {
-  let text = ldconfig;
-  // ldconfig is in /sbin, which may not be on a user's PATH.
+/** The dynamic linker's list of libraries (`ldconfig -p`; ldconfig is in /sbin, which may not be on a user's PATH). */
+function ldconfigListing(): string {
   for (const command of ['ldconfig', '/sbin/ldconfig']) {
-    if (text !== undefined) break;
     try {
-      text = execFileSync(command, ['-p'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+      return execFileSync(command, ['-p'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
     } catch {
       // the next one
     }
   }
-  if (text === undefined) return undefined;
-  const path = /^\s*libjemalloc\.so\.2 \(.*\) => (\S+)$/m.exec(text)?.[1];
-  return path && (ldconfig !== undefined || existsSync(path)) ? path : undefined;
+  return '';
+}
+
+/** Where the linker's list (this machine's unless given) has libjemalloc.so.2, if anywhere. */
+export function findJemalloc(listing = ldconfigListing()): string | undefined {
+  return /^\s*libjemalloc\.so\.2 \(.*\) => (\S+)$/m.exec(listing)?.[1];
 }
 
 /** libjemalloc.so.2, installed with apt-get (Debian's libjemalloc2) when missing and this process may; the package lists are updated once if the first try fails. */
