@@ -20,12 +20,20 @@ export const CHANNEL_OPTIONS: grpc.ChannelOptions = {
   'grpc.keepalive_time_ms': 30_000,
   'grpc.keepalive_timeout_ms': 5_000,
   'grpc.keepalive_permit_without_calls': 1,
-  // Reconnect quickly after a backend restarts so callers see 503s only briefly.
+  // Between attempts to reach a service that went away, at most CONNECTION_WAIT_MS: a call waits that long for one.
   'grpc.initial_reconnect_backoff_ms': 200,
-  'grpc.max_reconnect_backoff_ms': 2_000,
+  'grpc.max_reconnect_backoff_ms': 1_000,
   // Streamed answers (report rows, downloads) flow without waiting for a window update every 64 KiB.
   'grpc-node.flow_control_window': 1024 * 1024,
 };
+
+/**
+ * The longest a unary call waits for a connection when its service's channel is between attempts
+ * (TRANSIENT_FAILURE): the longest wait between attempts, so a service that has come back
+ * (restarted, rescheduled) is reached by the next attempt rather than answered UNAVAILABLE until
+ * then. A service that is still gone fails the call after this wait, not at its deadline.
+ */
+export const CONNECTION_WAIT_MS = 1_000;
 
 /** Whoever the calls are made for (an HTTP client): whether they went away, and a way to be told when they do. */
 export type Waiter = { readonly gone: boolean; onGone: (listener: () => void) => () => void };
@@ -89,6 +97,23 @@ export class ServiceClient {
     // The full name (package.Service), as servers label their metrics, from any method's path.
     this.service = Object.values(this.methods)[0]?.path.split('/')[1] ?? 'unknown';
     this.labels = new Map(Object.keys(this.methods).map((name) => [name, labelsByCode({ grpc_service: this.service, grpc_method: name })]));
+    // Connects now, not at the first call: a new process (a gateway pod) finds its services before its
+    // first request, which then pays for no connection.
+    this.client.getChannel().getConnectivityState(true);
+  }
+
+  /** The channel's state now (IDLE, CONNECTING, READY, TRANSIENT_FAILURE or SHUTDOWN). */
+  connectivity(): grpc.connectivityState {
+    return this.client.getChannel().getConnectivityState(false);
+  }
+
+  /**
+   * Resolves once the channel is READY, or at `until`, whichever comes first. grpc-js fails a call
+   * made while every address is between attempts at once; waiting here lets the next attempt reach
+   * a service that is back.
+   */
+  private connected(until: number): Promise<void> {
+    return new Promise((resolve) => this.client.waitForReady(until, () => resolve()));
   }
 
   /** The service's full name, e.g. records.v1.RecordsService. */
@@ -100,8 +125,20 @@ export class ServiceClient {
     return method;
   }
 
-  /** Promise form of a unary call, always with a deadline; cancelled when the waiter it runs for goes away. */
+  /**
+   * Promise form of a unary call, always with a deadline; cancelled when the waiter it runs for goes
+   * away. While the service's channel is between attempts to connect, the call first waits for a
+   * connection, at most CONNECTION_WAIT_MS and half its time, so that a service still gone fails it
+   * UNAVAILABLE rather than out of time.
+   */
   unary<R>(name: string, request: object, deadlineMs: number): Promise<R> {
+    const now = Date.now();
+    const deadline = now + deadlineMs;
+    if (this.connectivity() !== grpc.connectivityState.TRANSIENT_FAILURE) return this.unaryBy<R>(name, request, deadline);
+    return this.connected(now + Math.min(CONNECTION_WAIT_MS, deadlineMs / 2)).then(() => this.unaryBy<R>(name, request, deadline));
+  }
+
+  private unaryBy<R>(name: string, request: object, deadline: number): Promise<R> {
     const method = this.method(name);
     const bytes = granted(this.secret, method.path, method.requestSerialize(request));
     const metadata = new grpc.Metadata();
@@ -115,7 +152,7 @@ export class ServiceClient {
         method.responseDeserialize,
         request,
         metadata,
-        { deadline: Date.now() + deadlineMs },
+        { deadline },
         (error, response) => {
           stopWaiting?.();
           observe(error ? error.code : grpc.status.OK);
