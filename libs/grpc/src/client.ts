@@ -108,12 +108,22 @@ export class ServiceClient {
   }
 
   /**
-   * Resolves once the channel is READY, or at `until`, whichever comes first. grpc-js fails a call
-   * made while every address is between attempts at once; waiting here lets the next attempt reach
-   * a service that is back.
+   * The metadata of a new call. grpc-js fails a call made while every address of the service is
+   * between attempts to connect (TRANSIENT_FAILURE) at once, so such a call is made to wait for a
+   * connection (`waitForReady`) instead; `started` then bounds that wait to CONNECTION_WAIT_MS and
+   * half the call's time, after which the call, still unsent, fails UNAVAILABLE: a service still
+   * gone answers UNAVAILABLE rather than out of time.
    */
-  private connected(until: number): Promise<void> {
-    return new Promise((resolve) => this.client.waitForReady(until, () => resolve()));
+  private callMetadata(deadlineMs: number): { metadata: grpc.Metadata; started: (call: grpc.Call) => void } {
+    if (this.connectivity() !== grpc.connectivityState.TRANSIENT_FAILURE) return { metadata: new grpc.Metadata(), started: () => undefined };
+    const waitMs = Math.min(CONNECTION_WAIT_MS, deadlineMs / 2);
+    return {
+      metadata: new grpc.Metadata({ waitForReady: true }),
+      started: (call) =>
+        this.client.waitForReady(Date.now() + waitMs, (error) => {
+          if (error) call.call?.cancelWithStatus(grpc.status.UNAVAILABLE, `No connection to ${this.service} within ${waitMs} ms`);
+        }),
+    };
   }
 
   /** The service's full name, e.g. records.v1.RecordsService. */
@@ -127,21 +137,12 @@ export class ServiceClient {
 
   /**
    * Promise form of a unary call, always with a deadline; cancelled when the waiter it runs for goes
-   * away. While the service's channel is between attempts to connect, the call first waits for a
-   * connection, at most CONNECTION_WAIT_MS and half its time, so that a service still gone fails it
-   * UNAVAILABLE rather than out of time.
+   * away. Made while the service is between attempts to connect, it waits briefly for one (callMetadata).
    */
   unary<R>(name: string, request: object, deadlineMs: number): Promise<R> {
-    const now = Date.now();
-    const deadline = now + deadlineMs;
-    if (this.connectivity() !== grpc.connectivityState.TRANSIENT_FAILURE) return this.unaryBy<R>(name, request, deadline);
-    return this.connected(now + Math.min(CONNECTION_WAIT_MS, deadlineMs / 2)).then(() => this.unaryBy<R>(name, request, deadline));
-  }
-
-  private unaryBy<R>(name: string, request: object, deadline: number): Promise<R> {
     const method = this.method(name);
     const bytes = granted(this.secret, method.path, method.requestSerialize(request));
-    const metadata = new grpc.Metadata();
+    const { metadata, started } = this.callMetadata(deadlineMs);
     const observe = this.observer(name, metadata);
     const waiter = waiters.getStore();
     return new Promise<R>((resolve, reject) => {
@@ -152,7 +153,7 @@ export class ServiceClient {
         method.responseDeserialize,
         request,
         metadata,
-        { deadline },
+        { deadline: Date.now() + deadlineMs },
         (error, response) => {
           stopWaiting?.();
           observe(error ? error.code : grpc.status.OK);
@@ -160,6 +161,7 @@ export class ServiceClient {
           else resolve(response as R);
         },
       ));
+      started(call);
       if (waiter) {
         if (waiter.gone) call.cancel();
         else stopWaiting = waiter.onGone(() => call.cancel());
@@ -182,11 +184,11 @@ export class ServiceClient {
     };
   }
 
-  /** A server-streaming call with a deadline. */
+  /** A server-streaming call with a deadline; made while the service is between attempts to connect, it waits briefly for one. */
   serverStream<R>(name: string, request: object, deadlineMs: number): grpc.ClientReadableStream<R> {
     const method = this.method(name);
     const bytes = granted(this.secret, method.path, method.requestSerialize(request));
-    const metadata = new grpc.Metadata();
+    const { metadata, started } = this.callMetadata(deadlineMs);
     const observe = this.observer(name, metadata);
     const stream = starting(observe, () =>
       this.client.makeServerStreamRequest(
@@ -198,13 +200,15 @@ export class ServiceClient {
         { deadline: Date.now() + deadlineMs },
       ),
     );
+    started(stream);
     stream.once('status', (status: grpc.StatusObject) => observe(status.code));
     return stream;
   }
 
   /**
    * A client-streaming call whose first message, `first`, is written at once; the grant covers it.
-   * A Buffer written to the stream is a message already encoded, sent as it is.
+   * A Buffer written to the stream is a message already encoded, sent as it is. Made while the
+   * service is between attempts to connect, it waits briefly for one, its messages held meanwhile.
    */
   clientStream<Q extends object, R>(
     name: string,
@@ -214,7 +218,7 @@ export class ServiceClient {
   ): grpc.ClientWritableStream<Q | Buffer> {
     const method = this.method(name);
     const firstBytes = granted(this.secret, method.path, method.requestSerialize(first));
-    const metadata = new grpc.Metadata();
+    const { metadata, started } = this.callMetadata(deadlineMs);
     const observe = this.observer(name, metadata);
     const stream = starting(observe, () =>
       this.client.makeClientStreamRequest(
@@ -229,6 +233,7 @@ export class ServiceClient {
         },
       ),
     );
+    started(stream);
     stream.write(first);
     return stream;
   }

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import * as grpc from '@grpc/grpc-js';
-import { recordsV1, type AuthContext } from '@rex/protos';
+import { mediaV1, recordsV1, type AuthContext } from '@rex/protos';
 import { createServer } from 'node:net';
 import { CONNECTION_WAIT_MS, ServiceClient, isServiceError } from '../../src/client.ts';
 import { callSecret } from '../../src/call-grant.ts';
@@ -36,19 +36,53 @@ async function serve(port: number): Promise<GrpcServer> {
         definition: recordsV1.RecordsService.service,
         handlers: { GetSample: (_call: unknown, callback: grpc.sendUnaryData<unknown>) => callback(null, { version: '1' }) },
       },
+      {
+        name: 'media.v1.MediaService',
+        definition: mediaV1.MediaService.service,
+        handlers: {
+          Download: (call: grpc.ServerWritableStream<unknown, unknown>) => {
+            call.write({ data: Buffer.from('a file') });
+            call.end();
+          },
+          Upload: (call: grpc.ServerReadableStream<{ data?: Buffer }, unknown>, callback: grpc.sendUnaryData<unknown>) => {
+            const received: Buffer[] = [];
+            call.on('data', (message: { data?: Buffer }) => message.data && received.push(message.data));
+            call.on('end', () => callback(null, { name: Buffer.concat(received).toString() }));
+          },
+        },
+      },
     ],
   });
   started.servers.push(server);
   return server;
 }
 
-function client(port: number): ServiceClient {
-  const made = new ServiceClient(recordsV1.RecordsService, `127.0.0.1:${port}`, secret);
+function client(port: number, of: typeof recordsV1.RecordsService | typeof mediaV1.MediaService = recordsV1.RecordsService): ServiceClient {
+  const made = new ServiceClient(of, `127.0.0.1:${port}`, secret);
   started.clients.push(made);
   return made;
 }
 
 const getSample = (of: ServiceClient, deadlineMs = 5_000) => of.unary<{ version: string }>('GetSample', { auth: AUTH, id: '1' }, deadlineMs);
+
+/** A download's bytes, or its failure as a unary call's. */
+const download = (of: ServiceClient, deadlineMs = 5_000) =>
+  new Promise<string>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    const stream = of.serverStream<{ data?: Buffer }>('Download', { name: 'a-file' }, deadlineMs);
+    stream.on('data', (chunk: { data?: Buffer }) => chunk.data && chunks.push(chunk.data));
+    stream.on('error', reject);
+    stream.on('end', () => resolve(Buffer.concat(chunks).toString()));
+  });
+
+/** An upload of `text` in two messages; the name the service gives back. */
+const upload = (of: ServiceClient, text: string, deadlineMs = 5_000) =>
+  new Promise<string>((resolve, reject) => {
+    const stream = of.clientStream<object, { name: string }>('Upload', { header: { filename: 'a.jpg' } }, deadlineMs, (error, file) => (error ? reject(error) : resolve(file!.name)));
+    stream.write({ data: Buffer.from(text.slice(0, 3)) });
+    stream.write({ data: Buffer.from(text.slice(3)) });
+    stream.end();
+  });
 
 /** The code a call failed with, and how long it took. */
 async function failure(call: () => Promise<unknown>): Promise<{ code: grpc.status; ms: number }> {
@@ -69,10 +103,10 @@ async function reaches(of: ServiceClient, state: grpc.connectivityState, ms: num
 }
 
 /** A service that went away with the client in TRANSIENT_FAILURE, its attempts now a second apart. */
-async function goneAWhile(port: number): Promise<ServiceClient> {
+async function goneAWhile(port: number, service: typeof recordsV1.RecordsService | typeof mediaV1.MediaService = recordsV1.RecordsService): Promise<ServiceClient> {
   const server = await serve(port);
-  const of = client(port);
-  expect(await getSample(of)).toMatchObject({ version: '1' });
+  const of = client(port, service);
+  expect(await reaches(of, grpc.connectivityState.READY, 3_000)).toBe(grpc.connectivityState.READY);
   await server.drain(0);
   started.servers.splice(started.servers.indexOf(server), 1);
   expect(await reaches(of, grpc.connectivityState.TRANSIENT_FAILURE, 3_000)).toBe(grpc.connectivityState.TRANSIENT_FAILURE);
@@ -102,6 +136,23 @@ describe("a service client's connection", () => {
     await serve(port);
     expect(of.connectivity()).toBe(grpc.connectivityState.TRANSIENT_FAILURE);
     expect(await getSample(of)).toMatchObject({ version: '1' });
+  });
+
+  it('when a service that went away is back, then streams started while the client is still between attempts wait for the next one and are served', async () => {
+    const port = await freePort();
+    const of = await goneAWhile(port, mediaV1.MediaService);
+    await serve(port);
+    expect(of.connectivity()).toBe(grpc.connectivityState.TRANSIENT_FAILURE);
+    expect(await Promise.all([download(of), upload(of, 'uploaded')])).toEqual(['a file', 'uploaded']);
+  });
+
+  it('when the service is still gone, then streams fail UNAVAILABLE after the wait for a connection, long before their deadline', async () => {
+    const port = await freePort();
+    const of = await goneAWhile(port, mediaV1.MediaService);
+    const began = Date.now();
+    const failures = await Promise.all([failure(() => download(of, 10_000)), failure(() => upload(of, 'uploaded', 10_000))]);
+    expect(failures.map(({ code }) => code)).toEqual([grpc.status.UNAVAILABLE, grpc.status.UNAVAILABLE]);
+    expect(Date.now() - began).toBeLessThan(CONNECTION_WAIT_MS + 2_000);
   });
 
   it('when the service is still gone, then a call fails UNAVAILABLE after the wait for a connection, long before its deadline', async () => {
