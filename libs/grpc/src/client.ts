@@ -28,10 +28,11 @@ export const CHANNEL_OPTIONS: grpc.ChannelOptions = {
 };
 
 /**
- * The longest a unary call waits for a connection when its service's channel is between attempts
+ * The longest a call waits for a connection when its service's channel is between attempts
  * (TRANSIENT_FAILURE): the longest wait between attempts, so a service that has come back
  * (restarted, rescheduled) is reached by the next attempt rather than answered UNAVAILABLE until
- * then. A service that is still gone fails the call after this wait, not at its deadline.
+ * then. A service that is still gone fails the call after this wait, not at its deadline
+ * (decision 0041).
  */
 export const CONNECTION_WAIT_MS = 1_000;
 
