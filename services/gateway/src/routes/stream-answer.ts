@@ -1,6 +1,7 @@
 import type { Response } from 'express';
 import type { grpc } from '@rex/grpc';
 import { httpErrorFromGrpc } from '../grpc-errors.ts';
+import { passedOn } from '../young-collection.ts';
 
 /** How one kind of backend stream becomes an HTTP answer. */
 export type StreamRendering<T> = {
@@ -25,7 +26,8 @@ const FLUSH_BYTES = 64 * 1024;
  *
  * The head, the rows and the tail arrive as separate messages: they are held
  * (the socket corked) and sent together, so a small answer leaves in one
- * write, and a long one in writes of at least FLUSH_BYTES. The socket rather
+ * write, and a long one in writes of at least FLUSH_BYTES. The pieces written count towards the
+ * gateway's young collections (young-collection.ts). The socket rather
  * than the response is corked: a corked response keeps a chunked body aside
  * and writes it after uncorking its socket, one system call per piece.
  */
@@ -60,6 +62,7 @@ export function streamAnswer<T>(stream: grpc.ClientReadableStream<T>, res: Respo
       const part = render(message);
       if (part === undefined || !part.length) return;
       const room = res.write(part);
+      passedOn(part.length);
       // Paused and listening before the buffer is sent: uncorking can drain it at once, and
       // emit 'drain' before uncork() returns.
       if (!room && !waiting) {

@@ -3,7 +3,9 @@ import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { grpc } from '@rex/grpc';
+import { registry } from '@rex/telemetry';
 import { streamAnswer } from '../../src/routes/stream-answer.ts';
+import { YOUNG_COLLECTION_BYTES } from '../../src/young-collection.ts';
 
 type Message = { head?: true; text?: string };
 
@@ -86,6 +88,15 @@ describe('streamAnswer', () => {
     const { body } = await answerOf([{ head: true }, ...batches.map((text) => ({ text }))]);
     expect(body.length).toBe(batches.join('').length);
     expect(body.split('\n').slice(0, -1).map((line) => line[0])).toEqual(['0', '1', '2', '3', '4', '5', '6', '7']);
+  });
+
+  it("when a long answer passes, then its bytes count towards the gateway's young collections", async () => {
+    const counted = async () => (await registry.getSingleMetric('rex_young_collections_total')?.get())?.values[0]?.value ?? 0;
+    const before = await counted();
+    const batch = 'x'.repeat(YOUNG_COLLECTION_BYTES / 4);
+    const { body } = await answerOf([{ head: true }, ...Array.from({ length: 16 }, () => ({ text: batch }))]);
+    expect(body.length).toBe(4 * YOUNG_COLLECTION_BYTES);
+    expect((await counted()) - before).toBe(4);
   });
 
   it('when the rows are small, then the head, the rows and the end leave in one write', async () => {

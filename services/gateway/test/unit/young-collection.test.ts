@@ -1,0 +1,45 @@
+import { PerformanceObserver, constants } from 'node:perf_hooks';
+import { describe, expect, it } from 'vitest';
+import { registry } from '@rex/telemetry';
+import { youngCollector } from '../../src/young-collection.ts';
+
+const MiB = 2 ** 20;
+
+/** Young-generation collections V8 reports while `work` runs (and the turn after it). */
+async function scavengesDuring(work: () => void | Promise<void>): Promise<number> {
+  let seen = 0;
+  const observer = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) if ((entry as unknown as { detail: { kind: number } }).detail.kind === constants.NODE_PERFORMANCE_GC_MINOR) seen += 1;
+  });
+  observer.observe({ entryTypes: ['gc'] });
+  await work();
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  observer.disconnect();
+  return seen;
+}
+
+/** The young collections so far, as the metrics count them. */
+const collectionsCounted = async () => (await registry.getSingleMetric('rex_young_collections_total')!.get()).values[0]?.value ?? 0;
+
+describe('young collections of answers passed on', () => {
+  it('when answers pass, then the young generation is collected once for every so many bytes, whatever the pieces', () => {
+    let collections = 0;
+    const passed = youngCollector(2 * MiB, () => (collections += 1));
+    for (let i = 0; i < 10; i++) passed(MiB);
+    expect(collections).toBe(5);
+    for (let i = 0; i < 3 * 1024; i++) passed(1024);
+    expect(collections).toBe(6);
+    passed(MiB);
+    expect(collections).toBe(7);
+  });
+
+  it('runs V8 young-generation collections in this process, and counts them for the metrics', async () => {
+    const before = await collectionsCounted();
+    const passed = youngCollector(MiB);
+    const scavenges = await scavengesDuring(() => {
+      for (let i = 0; i < 4; i++) passed(MiB);
+    });
+    expect(scavenges).toBeGreaterThanOrEqual(4);
+    expect((await collectionsCounted()) - before).toBe(4);
+  });
+});
