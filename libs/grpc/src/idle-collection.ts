@@ -48,8 +48,8 @@ export type IdleCollection = { stop: () => void };
  * Gives memory back once a burst of work is over. Under load V8 lets the heap grow between
  * collections (decision 0032) and the young generation widen, and once the load stops nothing
  * collects: a pod would stay at the resident size of its busiest moment. When the event loop has
- * been quiet for `idleMs` and the process holds `growthBytes` more than after its last idle
- * collection, it runs one full collection (decision 0037).
+ * been quiet for `idleMs` and the process holds `growthBytes` more than the least it has held
+ * since its last idle collection, it runs one full collection (decision 0037).
  */
 export function collectWhenIdle(options: {
   idleMs: number;
@@ -74,9 +74,13 @@ export function collectWhenIdle(options: {
     last = now;
     // The time that passed (idle and busy), not the check's interval: on a busy machine a timer fires late.
     quietMs = since.utilization < QUIET_UTILISATION ? quietMs + since.idle + since.active : 0;
-    if (collecting || quietMs < idleMs) return;
+    if (collecting || quietMs === 0) return;
     const before = held();
-    if (before < baseline + growthBytes) return;
+    // The allocator returns what a collection freed over the seconds after it (jemalloc's decay),
+    // so the mark the next collection is measured from is the least held since, not what was held
+    // as it ended: else a process that gave back 100 MB later could grow by as much without one.
+    baseline = Math.min(baseline, before);
+    if (quietMs < idleMs || before < baseline + growthBytes) return;
     collecting = true;
     const started = performance.now();
     collect()

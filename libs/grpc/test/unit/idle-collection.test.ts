@@ -59,6 +59,24 @@ describe('collecting once a burst of work is over', () => {
     }
   });
 
+  it('when what a collection freed is given back only after it, then growth is measured from the least held since, and the next burst is collected too', async () => {
+    const { state, held, collect } = standIns(100 * MiB);
+    const idle = collectWhenIdle({ idleMs: 100, checkMs: 20, held, collect });
+    try {
+      state.held = 300 * MiB;
+      state.after = 250 * MiB; // the collection's pages not yet given back
+      expect(await until(() => state.collections === 1)).toBe(true);
+      state.held = 110 * MiB; // the allocator returns them while the process is idle
+      await sleep(150);
+      expect(state.collections).toBe(1);
+      await busyFor(200);
+      state.held = 180 * MiB; // a burst: 70 MiB above the least held since, 70 below what the collection left
+      expect(await until(() => state.collections === 2)).toBe(true);
+    } finally {
+      idle.stop();
+    }
+  });
+
   it('when the loop stays busy, then it does not collect however much is held, and collects once it has been quiet', async () => {
     const { state, held, collect } = standIns(100 * MiB);
     const idle = collectWhenIdle({ idleMs: 100, checkMs: 20, held, collect });
