@@ -7,7 +7,7 @@ export const YOUNG_COLLECTION_BYTES = 2 * 2 ** 20;
 
 const youngCollections = new prom.Counter({
   name: 'rex_young_collections_total',
-  help: 'Young-generation collections run because bodies of this many bytes were passed on (YOUNG_COLLECTION_BYTES)',
+  help: 'Young-generation collections the gateway ran, one for every YOUNG_COLLECTION_BYTES (2 MiB) of answers it streamed',
   registers: [],
 });
 
