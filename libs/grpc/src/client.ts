@@ -8,6 +8,15 @@ import { labelsByCode } from './metric-labels.ts';
 use(grpcClientDuration);
 
 /**
+ * The longest a call waits for a connection when its service's channel is between attempts
+ * (TRANSIENT_FAILURE): the longest wait between attempts, so a service that has come back
+ * (restarted, rescheduled) is reached by the next attempt rather than answered UNAVAILABLE until
+ * then. A service that is still gone fails the call after this wait, not at its deadline
+ * (decision 0041).
+ */
+export const CONNECTION_WAIT_MS = 1_000;
+
+/**
  * Channel options of every client of a rex service. Calls spread over every
  * address the target resolves to (round_robin): a `dns:///` name of a headless
  * Service gives one address per pod, and servers close connections after
@@ -20,26 +29,20 @@ export const CHANNEL_OPTIONS: grpc.ChannelOptions = {
   'grpc.keepalive_time_ms': 30_000,
   'grpc.keepalive_timeout_ms': 5_000,
   'grpc.keepalive_permit_without_calls': 1,
-  // Between attempts to reach a service that went away, at most CONNECTION_WAIT_MS: a call waits that long for one.
+  // Between attempts to reach a service that went away, at most as long as a call waits for one.
   'grpc.initial_reconnect_backoff_ms': 200,
-  'grpc.max_reconnect_backoff_ms': 1_000,
+  'grpc.max_reconnect_backoff_ms': CONNECTION_WAIT_MS,
   // Streamed answers (report rows, downloads) flow without waiting for a window update every 64 KiB.
   'grpc-node.flow_control_window': 1024 * 1024,
 };
-
-/**
- * The longest a call waits for a connection when its service's channel is between attempts
- * (TRANSIENT_FAILURE): the longest wait between attempts, so a service that has come back
- * (restarted, rescheduled) is reached by the next attempt rather than answered UNAVAILABLE until
- * then. A service that is still gone fails the call after this wait, not at its deadline
- * (decision 0041).
- */
-export const CONNECTION_WAIT_MS = 1_000;
 
 /** Whoever the calls are made for (an HTTP client): whether they went away, and a way to be told when they do. */
 export type Waiter = { readonly gone: boolean; onGone: (listener: () => void) => () => void };
 
 const waiters = new AsyncLocalStorage<Waiter>();
+
+/** What a call made while its service's channel is not between attempts does once made: nothing. */
+const notWaiting = (): void => undefined;
 
 /**
  * Runs `fn` for `waiter`: unary calls made inside it are cancelled when the
@@ -116,7 +119,7 @@ export class ServiceClient {
    * gone answers UNAVAILABLE rather than out of time.
    */
   private callMetadata(deadlineMs: number): { metadata: grpc.Metadata; started: (call: grpc.Call) => void } {
-    if (this.connectivity() !== grpc.connectivityState.TRANSIENT_FAILURE) return { metadata: new grpc.Metadata(), started: () => undefined };
+    if (this.connectivity() !== grpc.connectivityState.TRANSIENT_FAILURE) return { metadata: new grpc.Metadata(), started: notWaiting };
     const waitMs = Math.min(CONNECTION_WAIT_MS, deadlineMs / 2);
     return {
       metadata: new grpc.Metadata({ waitForReady: true }),
