@@ -28,8 +28,10 @@ async function fullCollections(percent: number): Promise<number> {
   delete env.NODE_V8_COVERAGE;
   const { stdout } = await promisify(execFile)(
     process.execPath,
-    // The gateway's chart options: its heap limit and young generation.
-    ['--conditions=development', '--disable-warning=ExperimentalWarning', '--max-old-space-size=384', '--max-semi-space-size=16', '--input-type=module', '--eval', CHURN, String(percent)],
+    // The gateway's chart options: its heap limit and young generation. The collector works on the
+    // main thread alone, so the count follows the allocations and the limits, not how the machine
+    // schedules V8's helper threads (with them, one CI run read 11 and 9 where others read 27 and 16).
+    ['--conditions=development', '--disable-warning=ExperimentalWarning', '--max-old-space-size=384', '--max-semi-space-size=16', '--single-threaded-gc', '--input-type=module', '--eval', CHURN, String(percent)],
     { timeout: 30_000, env },
   );
   return (JSON.parse(stdout) as { full: number }).full;
@@ -41,7 +43,7 @@ describe('the heap growing between full collections', () => {
     const decided = await fullCollections(0);
     const doubling = await fullCollections(100);
     expect(decided).toBeGreaterThan(0);
-    // 7 or 8 against 12 to 14 here: V8's own growth under this limit is about 1.3 times.
+    // 8 against 17 here: V8's own growth under this limit is about 1.3 times.
     expect(doubling).toBeLessThanOrEqual(decided * 0.8);
   }, 60_000);
 });
