@@ -14,6 +14,8 @@ const DATA_TAG = (2 << 3) | 2;
 const MAX_IDLE_BUFFERS = 32;
 const idle: Buffer[] = [];
 
+const NOTHING = Buffer.alloc(0);
+
 const takeBuffer = (): Buffer => idle.pop() ?? Buffer.allocUnsafeSlow(HEAD_ROOM + UPLOAD_MESSAGE_BYTES);
 const giveBack = (buffer: Buffer): void => {
   if (idle.length < MAX_IDLE_BUFFERS) idle.push(buffer);
@@ -46,7 +48,7 @@ export class UploadPacker {
   private filled = 0;
   private spare: Buffer | null = null;
   private onTheWay = 0;
-  private pending: Buffer = Buffer.alloc(0);
+  private pending: Buffer = NOTHING;
   private waiting = false;
   private endSize: number | undefined;
   private ended = false;
@@ -57,6 +59,11 @@ export class UploadPacker {
   constructor(stream: grpc.ClientWritableStream<UploadRequest | Buffer>, ready: () => void) {
     this.stream = stream;
     this.ready = ready;
+  }
+
+  /** Whether bytes pushed are still waiting to be copied (the file is paused meanwhile). */
+  get holding(): boolean {
+    return this.pending.length > 0;
   }
 
   /** Takes the file's next bytes; false when the file must pause until `ready` is called. */
@@ -90,7 +97,7 @@ export class UploadPacker {
   /** The call failed: the rest of the file is read and dropped. */
   abandon(): void {
     this.ended = true;
-    this.pending = Buffer.alloc(0);
+    this.pending = NOTHING;
   }
 
   /** Copies pending bytes into message buffers, sending each full one; false when both buffers are taken. */
@@ -105,6 +112,8 @@ export class UploadPacker {
       this.filled += copied;
       this.pending = this.pending.subarray(copied);
     }
+    // No view of a piece copied whole is kept: the piece may be freed (see receiveFiles).
+    this.pending = NOTHING;
     return true;
   }
 
