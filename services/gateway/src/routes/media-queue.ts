@@ -123,7 +123,9 @@ export function receiveFiles(req: Request, media: MediaClient, auth: AuthContext
     // only bytes they could not copy yet. When neither holds any, the piece is freed.
     req.on('data', (piece: Buffer) => {
       if (failed) return;
-      if (!parser.write(piece)) {
+      const more = parser.write(piece);
+      if (failed) return;
+      if (!more) {
         req.pause();
         parser.once('drain', () => req.resume());
       }
