@@ -41,6 +41,8 @@ RUN npm install --global --no-fund --no-audit --no-update-notifier "pnpm@${PNPM_
 WORKDIR /app
 ENV CI=true
 COPY pnpm-lock.yaml pnpm-workspace.yaml .npmrc ./
+# Dependencies rex patches (pnpm-workspace.yaml's patchedDependencies), applied as they are installed.
+COPY patches/ ./patches/
 RUN pnpm fetch --prod --store-dir /pnpm/store --reporter=append-only \
  && rm -rf node_modules
 COPY --from=manifests /manifests/ ./
