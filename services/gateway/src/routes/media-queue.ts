@@ -20,7 +20,7 @@ const MAX_FILES = 20;
  *
  * Node.js copies each piece of a body it reads into memory of its own, outside V8's heap, which
  * V8 frees only in a full collection, started once such memory has grown by 64 MiB: during 32
- * uploads at once the gateway held about 40 MB of pieces already passed on (decision 0043).
+ * uploads at once, freeing the pieces here took a quarter off the gateway's growth (decision 0043).
  */
 export function freePiece(piece: Buffer): void {
   const memory = piece.buffer;
