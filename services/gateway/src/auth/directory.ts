@@ -228,14 +228,13 @@ export function createDirectory(db: Pool, ttlMs: number, jwksCacheMs = 10 * 60_0
     /**
      * Checks a client secret against its scrypt hash. scrypt is slow on
      * purpose, so a correct answer is remembered (keyed by a digest, never the
-     * secret) for the cache's lifetime.
+     * secret) for the cache's lifetime, and requests that bring the same secret
+     * while it is being checked share that check: when the answer expires
+     * under load, one scrypt runs instead of one per request waiting.
      */
-    async clientSecretMatches(client: Client, secret: string): Promise<boolean> {
+    clientSecretMatches(client: Client, secret: string): Promise<boolean> {
       const key = createHash('sha256').update(client.secretHash).update('\0').update(secret).digest('base64');
-      if (secrets.get(key)) return true;
-      const matches = await throttled(failures, client.id, () => verifySecret(secret, client.secretHash));
-      if (matches) secrets.set(key, true);
-      return matches;
+      return secrets.getOrLoad(key, () => throttled(failures, client.id, () => verifySecret(secret, client.secretHash)), (matches) => matches);
     },
 
     /**

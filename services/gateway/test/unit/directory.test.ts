@@ -1,7 +1,14 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { Pool } from '@rex/db';
 import { Invalidation } from '@rex/cache';
-import { createDirectory } from '../../src/auth/directory.ts';
+import { CLIENT_FAILURES_PER_MINUTE, createDirectory, type Client } from '../../src/auth/directory.ts';
+import { hashSecret, verifySecret } from '../../src/auth/secrets.ts';
+
+// Every check of a client secret is counted; each still runs scrypt.
+vi.mock('../../src/auth/secrets.ts', async (original) => {
+  const secrets = await original<typeof import('../../src/auth/secrets.ts')>();
+  return { ...secrets, verifySecret: vi.fn(secrets.verifySecret) };
+});
 
 /** A database holding one website (url http://known), counting the lookups made. */
 function database() {
@@ -60,5 +67,28 @@ describe('lookups asked for at once', () => {
     const { db } = database();
     const directory = createDirectory(db, 60_000);
     expect(await Promise.all(Array.from({ length: 8 }, () => directory.websiteByUrl('http://made-up')))).toEqual(Array(8).fill(null));
+  });
+});
+
+describe('client secrets', () => {
+  const client = { id: '7', username: 'sync', secretHash: hashSecret('right'), connections: new Map() } as unknown as Client;
+
+  it('when many requests bring the same secret at once, then scrypt runs once and each gets its answer', async () => {
+    const directory = createDirectory(database().db, 60_000);
+    vi.mocked(verifySecret).mockClear();
+    expect(await Promise.all(Array.from({ length: 16 }, () => directory.clientSecretMatches(client, 'right')))).toEqual(Array(16).fill(true));
+    expect(verifySecret).toHaveBeenCalledTimes(1);
+    expect(await directory.clientSecretMatches(client, 'right')).toBe(true);
+    expect(verifySecret).toHaveBeenCalledTimes(1);
+  });
+
+  it('when a wrong secret is brought again, then it is checked again and counted towards the refusal', async () => {
+    const directory = createDirectory(database().db, 60_000);
+    vi.mocked(verifySecret).mockClear();
+    expect(await Promise.all(Array.from({ length: 4 }, () => directory.clientSecretMatches(client, 'wrong')))).toEqual(Array(4).fill(false));
+    expect(verifySecret).toHaveBeenCalledTimes(1);
+    for (let i = 1; i < CLIENT_FAILURES_PER_MINUTE; i++) expect(await directory.clientSecretMatches(client, 'wrong')).toBe(false);
+    expect(verifySecret).toHaveBeenCalledTimes(CLIENT_FAILURES_PER_MINUTE);
+    await expect(directory.clientSecretMatches(client, 'right')).rejects.toMatchObject({ status: 429 });
   });
 });
