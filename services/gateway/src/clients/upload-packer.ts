@@ -2,7 +2,7 @@ import type { grpc } from '@rex/grpc';
 import type { UploadRequest } from '@rex/protos';
 
 /** File bytes per `data` message to the media service: several socket reads each. */
-export const UPLOAD_MESSAGE_BYTES = 256 * 1024;
+export const UPLOAD_MESSAGE_BYTES = 128 * 1024;
 
 /** Room before the data for the message's tag and length (a varint of at most 3 bytes up to 2 MiB). */
 const HEAD_ROOM = 4;
@@ -10,7 +10,7 @@ const HEAD_ROOM = 4;
 /** `UploadRequest.data`: field 2, length-delimited. */
 const DATA_TAG = (2 << 3) | 2;
 
-/** Message buffers kept between uploads: 32 of 256 KiB, 8 MiB at most. */
+/** Message buffers kept between uploads: 32 of 128 KiB, 4 MiB at most. */
 const MAX_IDLE_BUFFERS = 32;
 const idle: Buffer[] = [];
 

@@ -83,7 +83,7 @@ describe('UploadPacker', () => {
     const { stream, writes } = heldStream();
     let readyCalls = 0;
     const packer = new UploadPacker(stream, () => (readyCalls += 1));
-    const chunk = () => randomBytes(64 * 1024);
+    const chunk = () => randomBytes(UPLOAD_MESSAGE_BYTES / 4);
     // Two messages' worth fit: one on its way, one filling.
     let accepted = 0;
     while (packer.push(chunk())) accepted += 1;
