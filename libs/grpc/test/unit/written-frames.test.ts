@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { grpc, CHANNEL_OPTIONS } from '../../src/index.ts';
 
@@ -21,14 +22,18 @@ const service: grpc.ServiceDefinition = {
 
 type Served = { client: grpc.Client; server: grpc.Server; calls: () => number };
 
-/** A server answering the SHA-256 of every byte a call sent; `refuse` calls are answered UNAVAILABLE after their last message. */
-async function serve(options: { refuse?: number; channel?: grpc.ChannelOptions } = {}): Promise<Served> {
+/**
+ * A server answering the SHA-256 of every byte a call sent; `refuse` calls are answered UNAVAILABLE
+ * after their last message; with `early`, every call is answered at its first message.
+ */
+async function serve(options: { refuse?: number; early?: boolean; channel?: grpc.ChannelOptions } = {}): Promise<Served> {
   let calls = 0;
   const server = new grpc.Server();
   server.addService(service, {
     digest(call: grpc.ServerReadableStream<Buffer, Buffer>, callback: grpc.sendUnaryData<Buffer>) {
       calls += 1;
       const hash = createHash('sha256');
+      if (options.early) return void call.once('data', (message: Buffer) => callback(null, hash.update(message).digest()));
       call.on('data', (message: Buffer) => hash.update(message));
       call.on('end', () => {
         if (calls <= (options.refuse ?? 0)) callback({ code: grpc.status.UNAVAILABLE, details: 'try again' });
@@ -99,6 +104,41 @@ describe('the frames of a client stream', () => {
     expect(open.calls()).toBe(2);
     expect(digest.equals(sha256(messages))).toBe(true);
     expect(frames.map((frame) => frame.byteLength)).toEqual(messages.map(() => size + 5));
+  });
+
+  it('when the server answers while messages are still on their way, then no frame is released before the transport is done with it', async () => {
+    open = await serve({ early: true });
+    const size = 64 * 1024;
+    // The memory of each frame handed to the transport and not yet called back for.
+    const onTheWay = new Set<ArrayBufferLike>();
+    let releasedEarly = 0;
+    const write = Writable.prototype.write as (this: Writable, ...args: unknown[]) => boolean;
+    vi.spyOn(Writable.prototype, 'write').mockImplementation(function (this: Writable, chunk: unknown, ...rest: unknown[]) {
+      const done = rest.findIndex((arg) => typeof arg === 'function');
+      if (!Buffer.isBuffer(chunk) || chunk.length !== size + 5 || done === -1) return write.call(this, chunk, ...rest);
+      const memory = chunk.buffer;
+      const callback = rest[done] as (error?: Error | null) => void;
+      onTheWay.add(memory);
+      rest[done] = (error?: Error | null) => {
+        onTheWay.delete(memory);
+        callback(error);
+      };
+      return write.call(this, chunk, ...rest);
+    });
+    const transfer = ArrayBuffer.prototype.transfer;
+    vi.spyOn(ArrayBuffer.prototype, 'transfer').mockImplementation(function (this: ArrayBuffer, length?: number) {
+      if (onTheWay.has(this)) releasedEarly += 1;
+      return transfer.call(this, length);
+    });
+    for (let round = 0; round < 5; round += 1) {
+      await new Promise<void>((resolve) => {
+        const call = open!.client.makeClientStreamRequest<Buffer, Buffer>(service.digest!.path, raw, raw, new grpc.Metadata(), {}, () => resolve());
+        // Everything at once: grpc-js sends one message after another while the answer comes back.
+        for (let i = 0; i < 32; i += 1) call.write(randomBytes(size));
+        call.end();
+      });
+    }
+    expect(releasedEarly).toBe(0);
   });
 
   it('when frames are slices of a shared pool, then none is released', async () => {
