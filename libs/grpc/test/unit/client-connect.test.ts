@@ -146,6 +146,25 @@ describe("a service client's connection", () => {
     expect(await Promise.all([download(of), upload(of, 'uploaded')])).toEqual(['a file', 'uploaded']);
   });
 
+  it('when a service keeps refusing connections, then the client tries it again within a call\'s wait every time', async () => {
+    const attempts: number[] = [];
+    const refusing = createServer((socket) => {
+      attempts.push(Date.now());
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => refusing.listen(0, '127.0.0.1', resolve));
+    try {
+      client((refusing.address() as { port: number }).port);
+      // The waits grow 200, 320, 512 ms, ... to the longest, which the last five gaps all reach.
+      for (const until = Date.now() + 9_000; attempts.length < 10 && Date.now() < until; ) await sleep(20);
+    } finally {
+      await new Promise((resolve) => refusing.close(resolve));
+    }
+    expect(attempts).toHaveLength(10);
+    const gaps = attempts.slice(1).map((at, index) => at - attempts[index]);
+    expect(Math.max(...gaps)).toBeLessThan(CONNECTION_WAIT_MS);
+  }, 15_000);
+
   it('when the service is still gone, then streams fail UNAVAILABLE after the wait for a connection, long before their deadline', async () => {
     const port = await freePort();
     const of = await goneAWhile(port, mediaV1.MediaService);
