@@ -2,21 +2,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import * as grpc from '@grpc/grpc-js';
 import { mediaV1, recordsV1, type AuthContext } from '@rex/protos';
 import { createServer } from 'node:net';
+import { freePort } from '@rex/db';
 import { CONNECTION_WAIT_MS, ServiceClient, isServiceError } from '../../src/client.ts';
 import { callSecret } from '../../src/call-grant.ts';
 import { startGrpcServer, type GrpcServer } from '../../src/server.ts';
 
 const secret = callSecret('a-secret-the-services-share-0123456789');
 const AUTH: AuthContext = { entity: 'ENTITY_USER', websiteId: '1', userId: '1', scope: 'SCOPE_USER', method: 'jwtUser', sharingWebsiteIds: [], siteRole: 1 };
-
-/** A port nothing listens on (taken from the system, then given back). */
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -102,7 +94,7 @@ async function reaches(of: ServiceClient, state: grpc.connectivityState, ms: num
   return of.connectivity();
 }
 
-/** A service that went away with the client in TRANSIENT_FAILURE, its attempts now a second apart. */
+/** A service that went away with the client in TRANSIENT_FAILURE, its attempts now at their longest apart. */
 async function goneAWhile(port: number, service: typeof recordsV1.RecordsService | typeof mediaV1.MediaService = recordsV1.RecordsService): Promise<ServiceClient> {
   const server = await serve(port);
   const of = client(port, service);
@@ -155,7 +147,7 @@ describe("a service client's connection", () => {
     await new Promise<void>((resolve) => refusing.listen(0, '127.0.0.1', resolve));
     try {
       client((refusing.address() as { port: number }).port);
-      // The waits grow 200, 320, 512 ms, ... to the longest, which the last five gaps all reach.
+      // The waits grow 200, 320, 512 ms, ... to the longest, which the later gaps reach.
       for (const until = Date.now() + 9_000; attempts.length < 10 && Date.now() < until; ) await sleep(20);
     } finally {
       await new Promise((resolve) => refusing.close(resolve));

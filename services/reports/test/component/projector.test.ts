@@ -1,6 +1,6 @@
 // The projector applies the outbox one batch at a time: in the order the transactions committed,
 // each event once, at a cost per batch that does not grow with the read model.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from '@rex/config';
 import { createPool, withTransaction, type Pool, type PoolClient } from '@rex/db';
 import { fromJsonValues, recordsV1, toJsonValues, type AuthContext, type FieldValues, type RecordsServiceClient } from '@rex/protos';
@@ -220,10 +220,9 @@ describe('the projector', () => {
       const noting = notingPool(databaseUrl, noted);
       const projector = startProjector(noting, silentLogger('projector'), { batchSize: 500, idleMs: 10, analyzeEveryMs: 3_600_000 });
       try {
-        // About thirty polls; the first runs a batch (a projector starts as if busy), which looks at the statistics.
-        await new Promise((resolve) => setTimeout(resolve, 300));
+        // Polls 10 ms apart; the first runs a batch (a projector starts as if busy), which looks at the statistics.
+        await vi.waitFor(() => expect(noted.filter((statement) => /AS due/.test(statement.text)).length).toBeGreaterThan(10), { timeout: 5_000, interval: 20 });
         expect(noted.filter((statement) => /^BEGIN/i.test(statement.text))).toHaveLength(1);
-        expect(noted.filter((statement) => /AS due/.test(statement.text)).length).toBeGreaterThan(10);
         const id = await createSample(owner, { location_name: 'Lake' }, [{ taxa_taxon_list_id: '2' }]);
         for (const deadline = Date.now() + 10_000; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 20))) {
           if ((await pool.query('SELECT 1 FROM reports.samples WHERE id = $1', [id])).rowCount) break;
