@@ -6,7 +6,7 @@ import { envelope, toSubmission } from '../envelope.ts';
 import { HttpError } from '../http-error.ts';
 import { API_PARAMETERS, backend, requestUrl, servicesUrl } from './context.ts';
 import type { Parameter, Route } from './route.ts';
-import { sendJson } from './json-answer.ts';
+import { sendJson, sendJsonText, valuesObjectText } from './json-answer.ts';
 
 /** Entity tags of If-Match / If-None-Match, unquoted (weak tags compare as strong: versions are exact). */
 export function entityTags(header: string | undefined): string[] {
@@ -134,7 +134,7 @@ export function recordResourceRoutes(spec: {
         for (const [key, value] of Object.entries(req.query)) if (!LIST_CONTROLS.has(key) && typeof value === 'string') filters[key] = value;
         const page = await backend('records', calls.list(auth(req), filters, limit, offset));
         if (page.more) res.set('Link', `<${nextPage(req, limit, offset)}>; rel="next"`);
-        sendJson(req, res, page.rows.map((row) => ({ values: fromJsonValues(row.values) })));
+        sendJsonText(req, res, `[${page.rows.map((row) => valuesObjectText(row.values)).join(',')}]`);
       },
     },
     {
@@ -169,8 +169,12 @@ export function recordResourceRoutes(spec: {
           res.status(304).end();
           return;
         }
+        if (!verbose) {
+          sendJsonText(req, res, valuesObjectText(values));
+          return;
+        }
         const body: Record<string, unknown> = { values: { ...fromJsonValues(values), ...verboseAttributes(attributes ?? {}) } };
-        if (verbose && associations) body.associations = associations.map((association) => fromJsonValues(association.values));
+        if (associations) body.associations = associations.map((association) => fromJsonValues(association.values));
         sendJson(req, res, body);
       },
     },

@@ -1,10 +1,13 @@
 // sendJson answers as Express's res.json does for the API's answers: the same status, headers
-// that matter and bytes, for GET and HEAD, whatever the body holds.
+// that matter and bytes, for GET and HEAD, whatever the body holds. A record's values passed on as
+// records wrote them are the bytes they were when the gateway read and wrote them again.
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import express from 'express';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sendJson } from '../../src/routes/json-answer.ts';
+import { fromJsonValues, toJsonValues, type FieldValue } from '@rex/protos';
+import { sendJson, valuesObjectText } from '../../src/routes/json-answer.ts';
 
 const bodies: unknown[] = [
   { values: { id: '1', comment: null } },
@@ -49,4 +52,23 @@ describe('sendJson', () => {
       }
     });
   }
+});
+
+describe('values passed on', () => {
+  const key = fc.oneof(fc.string(), fc.constantFrom('__proto__', 'constructor', '0', '17', '4294967295', 'smpAttr:2', 'occAttr:1:12'));
+  const value: fc.Arbitrary<FieldValue | undefined> = fc.oneof(fc.string(), fc.string({ unit: 'binary' }), fc.constant(null), fc.array(fc.string({ unit: 'binary' }), { maxLength: 4 }), fc.constant(undefined));
+
+  it('when records writes any values, then {"values": …} passed on is the text the gateway wrote from them when it read them', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(key, value), { maxLength: 40 }), (entries) => {
+        const written = toJsonValues(Object.fromEntries(entries));
+        expect(valuesObjectText(written)).toBe(JSON.stringify({ values: { ...fromJsonValues(written) } }));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('when a record comes without values, then its values are an empty object, as before', () => {
+    for (const none of [undefined, null, { json: '' }]) expect(valuesObjectText(none)).toBe('{"values":{}}');
+  });
 });
