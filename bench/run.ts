@@ -947,7 +947,7 @@ try {
     }
   }
 
-  const [a, b, e, , c, d, h, hWithB] = results;
+  const [a, b, e, f, c, d, h, hWithB] = results;
   // The writes compare with the floor run in turn with (b) when there is one.
   const hw = hWithB ?? h;
   // A ratio of a path or a floor that BENCH_ONLY left out is not measured; its line goes when none of it is.
@@ -991,7 +991,7 @@ try {
           ...(fewReadRatio ? [fewReadRatio] : []),
           '',
           'CPU per request by process (the run of median req/s; postgres is every server process, the suite idles beside the floors):',
-          ...[a, h, ...fewResults, b, ...(hWithB ? [hWithB] : [])].filter((r) => measured(r) && r.cpu).map((r) => `- ${r.name}: ${describeCpu(r.cpu!)}`),
+          ...[a, h, ...fewResults, b, ...(hWithB ? [hWithB] : []), e, f].filter((r) => measured(r) && r.cpu).map((r) => `- ${r.name}: ${describeCpu(r.cpu!)}`),
         ]
       : []),
     '',

@@ -2,6 +2,7 @@ import type { Pool, PoolClient } from '@rex/db';
 import { attributeValuesColumn, type StoredAttributeValue } from './attribute-values-repo.ts';
 import { sharedReadById } from './shared-query.ts';
 import { iso } from './sql.ts';
+import { UNFILTERED_PAGES } from './statement-names.ts';
 
 /** Every occurrence field of the API, formatted as the API returns it, with its taxon's names. */
 const OCCURRENCE_SELECT = `
@@ -55,13 +56,12 @@ export async function listOccurrences(
   values.push(options.limit + 1, options.offset);
   // The page's ids first, in the order of the (created_by_id, id) index, so PostgreSQL walks the
   // index instead of sorting every row of the user (and formats only the rows of the page).
-  const { rows } = await db.query<OccurrenceRow>(
-    `WITH page AS MATERIALIZED (
+  const text = `WITH page AS MATERIALIZED (
        SELECT o.id FROM records.occurrences o WHERE ${where.join(' AND ')}
         ORDER BY o.created_by_id, o.id LIMIT $${values.length - 1} OFFSET $${values.length})
-     ${OCCURRENCE_SELECT} JOIN page ON page.id = o.id ORDER BY o.id`,
-    values,
-  );
+     ${OCCURRENCE_SELECT} JOIN page ON page.id = o.id ORDER BY o.id`;
+  const name = Object.keys(options.filters).length === 0 ? UNFILTERED_PAGES.nameOf(text) : undefined;
+  const { rows } = await db.query<OccurrenceRow>({ text, values, name });
   return rows;
 }
 

@@ -3,6 +3,7 @@ import type { StoredSample } from '../domain/samples.ts';
 import { attributeValuesColumn, type StoredAttributeValue } from './attribute-values-repo.ts';
 import { sharedReadById } from './shared-query.ts';
 import { iso } from './sql.ts';
+import { UNFILTERED_PAGES } from './statement-names.ts';
 
 export type SampleOwnership = { id: string; website_id: string; created_by_id: string; deleted: boolean };
 
@@ -115,12 +116,11 @@ export async function listSamples(
   }
   values.push(options.limit + 1, options.offset);
   // The page's ids first, in the order of the (created_by_id, id) index (see listOccurrences).
-  const { rows } = await db.query<SampleRow>(
-    `WITH page AS MATERIALIZED (
+  const text = `WITH page AS MATERIALIZED (
        SELECT s.id FROM records.samples s WHERE ${where.join(' AND ')}
         ORDER BY s.created_by_id, s.id LIMIT $${values.length - 1} OFFSET $${values.length})
-     ${SAMPLE_SELECT} JOIN page ON page.id = s.id ORDER BY s.id`,
-    values,
-  );
+     ${SAMPLE_SELECT} JOIN page ON page.id = s.id ORDER BY s.id`;
+  const name = Object.keys(options.filters).length === 0 ? UNFILTERED_PAGES.nameOf(text) : undefined;
+  const { rows } = await db.query<SampleRow>({ text, values, name });
   return rows;
 }

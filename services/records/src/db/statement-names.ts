@@ -36,3 +36,11 @@ export class StatementNames {
     return made;
   }
 }
+
+/**
+ * Names for pages of a user's own samples or occurrences without filters (with or without a
+ * website: four texts), so that each connection plans them once: for any user the plan is the walk
+ * of the `(created_by_id, id)` index. A page with filters is planned for its values, where an index
+ * of a filter's field may serve better.
+ */
+export const UNFILTERED_PAGES = new StatementNames('page', 8);

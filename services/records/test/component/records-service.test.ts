@@ -8,6 +8,8 @@ import { fromJsonValues, recordsV1, toJsonValues, type AuthContext, type FieldVa
 import { RECORDS_FIXTURES, importRecordsFixtures } from '../../src/admin/index.ts';
 import { RecordsEnv } from '../../src/config.ts';
 import { insertNewRecords } from '../../src/db/new-records.ts';
+import { listOccurrences } from '../../src/db/occurrences-repo.ts';
+import { listSamples } from '../../src/db/samples-repo.ts';
 import { startRecordsServer } from '../../src/server.ts';
 import { clientOf, failure, freshDatabase, serve, settings, silentLogger, userOf, type Unary } from '../../../../component/support/served.ts';
 
@@ -168,6 +170,29 @@ describe('statements run by name', () => {
       // pg_prepared_statements lists what this session (the pool's one connection) prepared.
       const prepared = await pool.query<{ name: string }>("SELECT name FROM pg_prepared_statements WHERE name LIKE 'tree\\_%'");
       expect(prepared.rows).toHaveLength(1);
+    } finally {
+      await pool.end();
+    }
+  });
+
+  it("when a user's pages without filters are read again and again, then each is planned once on the connection, and a filtered page is planned for its values", async () => {
+    const pool = createPool(databaseUrl, { max: 1, applicationName: 'component-pages' });
+    try {
+      const first = await createSample(owner, sample({}, { occurrences: [submission({ taxa_taxon_list_id: '1' }), submission({ taxa_taxon_list_id: '2' })] }));
+      const page = { userId: '10', websiteId: String(WEBSITE), filters: {}, limit: 1000, offset: 0 };
+      const read: string[][] = [];
+      for (let i = 0; i < 3; i += 1) {
+        read.push((await listSamples(pool, page)).map((row) => String(row.id)));
+        read.push((await listOccurrences(pool, page)).map((row) => String(row.sample_id)));
+      }
+      expect(read[0]).toContain(first.id);
+      expect(read[1].filter((sampleId) => sampleId === first.id)).toHaveLength(2);
+      expect(read.slice(2)).toEqual([read[0], read[1], read[0], read[1]]);
+      const filtered = { ...page, filters: { sample_id: first.id } };
+      for (let i = 0; i < 3; i += 1) expect((await listOccurrences(pool, filtered)).map((row) => String(row.sample_id))).toEqual([first.id, first.id]);
+      const prepared = await pool.query<{ statement: string }>("SELECT statement FROM pg_prepared_statements WHERE name LIKE 'page\\_%'");
+      expect(prepared.rows).toHaveLength(2);
+      expect(prepared.rows.filter(({ statement }) => statement.includes('o.sample_id = $'))).toEqual([]);
     } finally {
       await pool.end();
     }
