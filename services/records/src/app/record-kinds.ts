@@ -43,11 +43,13 @@ export type RecordKind<Row extends ReadRow, Locked extends LockedRow> = {
 
 /** The generic reads, list and removal of one kind of record. */
 export function recordsOfKind<Row extends ReadRow, Locked extends LockedRow>(db: Pool, kind: RecordKind<Row, Locked>) {
-  /** The record's fields, without its custom attribute values. */
+  /** The record's fields, without its custom attribute values. A row is a plain object of pg's: its keys are its columns. */
   function fieldValues(row: Row): Values {
     const values: Values = {};
-    for (const [key, value] of Object.entries(row)) {
-      if (key !== 'attribute_values' && key !== 'version' && !kind.hidden.has(key)) values[key] = value === null ? null : String(value);
+    for (const key in row) {
+      if (key === 'attribute_values' || key === 'version' || kind.hidden.has(key)) continue;
+      const value = row[key];
+      values[key] = value === null ? null : typeof value === 'string' ? value : String(value);
     }
     return kind.madeFields ? Object.assign(values, kind.madeFields(row)) : values;
   }
