@@ -869,11 +869,12 @@ try {
             DURATION,
           )
         ).map((measured) => measured.median);
-        reportResults.push(`| ${one.name} (median of ${ROUNDS} runs in turn with the next) | ${one.rps.toFixed(0)} | ${one.p50} | ${one.p99} | ${one.errors} |`);
+        const cpuOf = (result: Result) => (result.cpu ? `; CPU a page: ${describeCpu(result.cpu)}` : '');
+        reportResults.push(`| ${one.name} (median of ${ROUNDS} runs in turn with the next${cpuOf(one)}) | ${one.rps.toFixed(0)} | ${one.p50} | ${one.p99} | ${one.errors} |`);
         const total = served.reduce((sum, count) => sum + count, 0) || 1;
         const shares = served.map((count) => `${((100 * count) / total).toFixed(0)} %`).join(' / ');
         reportResults.push(
-          `| ${two.name} (shares ${shares}; ${(two.rps / one.rps).toFixed(2)} × one replica, target ≥ 1) | ${two.rps.toFixed(0)} | ${two.p50} | ${two.p99} | ${two.errors} |`,
+          `| ${two.name} (shares ${shares}; ${(two.rps / one.rps).toFixed(2)} × one replica, target ≥ 1${cpuOf(two)}) | ${two.rps.toFixed(0)} | ${two.p50} | ${two.p99} | ${two.errors} |`,
         );
         await Promise.all(ofO.map(stopChild));
       }
