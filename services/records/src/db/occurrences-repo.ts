@@ -2,7 +2,7 @@ import type { Pool, PoolClient } from '@rex/db';
 import { attributeValuesColumn, type StoredAttributeValue } from './attribute-values-repo.ts';
 import { sharedReadById } from './shared-query.ts';
 import { iso } from './sql.ts';
-import { UNFILTERED_PAGES } from './statement-names.ts';
+import { pageStatementName } from './statement-names.ts';
 
 /** Every occurrence field of the API, formatted as the API returns it, with its taxon's names. */
 const OCCURRENCE_SELECT = `
@@ -60,8 +60,7 @@ export async function listOccurrences(
        SELECT o.id FROM records.occurrences o WHERE ${where.join(' AND ')}
         ORDER BY o.created_by_id, o.id LIMIT $${values.length - 1} OFFSET $${values.length})
      ${OCCURRENCE_SELECT} JOIN page ON page.id = o.id ORDER BY o.id`;
-  const name = Object.keys(options.filters).length === 0 ? UNFILTERED_PAGES.nameOf(text) : undefined;
-  const { rows } = await db.query<OccurrenceRow>({ text, values, name });
+  const { rows } = await db.query<OccurrenceRow>({ text, values, name: pageStatementName(text, options.filters) });
   return rows;
 }
 

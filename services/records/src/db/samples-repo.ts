@@ -3,7 +3,7 @@ import type { StoredSample } from '../domain/samples.ts';
 import { attributeValuesColumn, type StoredAttributeValue } from './attribute-values-repo.ts';
 import { sharedReadById } from './shared-query.ts';
 import { iso } from './sql.ts';
-import { UNFILTERED_PAGES } from './statement-names.ts';
+import { pageStatementName } from './statement-names.ts';
 
 export type SampleOwnership = { id: string; website_id: string; created_by_id: string; deleted: boolean };
 
@@ -120,7 +120,6 @@ export async function listSamples(
        SELECT s.id FROM records.samples s WHERE ${where.join(' AND ')}
         ORDER BY s.created_by_id, s.id LIMIT $${values.length - 1} OFFSET $${values.length})
      ${SAMPLE_SELECT} JOIN page ON page.id = s.id ORDER BY s.id`;
-  const name = Object.keys(options.filters).length === 0 ? UNFILTERED_PAGES.nameOf(text) : undefined;
-  const { rows } = await db.query<SampleRow>({ text, values, name });
+  const { rows } = await db.query<SampleRow>({ text, values, name: pageStatementName(text, options.filters) });
   return rows;
 }

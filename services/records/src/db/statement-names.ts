@@ -43,4 +43,8 @@ export class StatementNames {
  * of the `(created_by_id, id)` index. A page with filters is planned for its values, where an index
  * of a filter's field may serve better.
  */
-export const UNFILTERED_PAGES = new StatementNames('page', 8);
+const UNFILTERED_PAGES = new StatementNames('page', 8);
+
+/** The name to run a page's `text` by: one for a page without filters, none for a filtered one. */
+export const pageStatementName = (text: string, filters: Record<string, string>): string | undefined =>
+  Object.keys(filters).length === 0 ? UNFILTERED_PAGES.nameOf(text) : undefined;
