@@ -23,12 +23,13 @@
 //   and the projector's p99 lag (outbox event written → applied) while (b) writes at full speed
 //   (t) (a) through a gateway and records that trace with the production sampler (parentbased_traceidratio
 //       0.1, spans exported to an OTLP receiver in this process) against a gateway and records started alike
-//       without tracing, in turn, three times each: the ratio of the medians, and the share of requests traced
+//       without tracing, in turn, five times each (each first in a round in turn): the ratio of the medians,
+//       the CPU a request of every process, and the share of requests traced
 //   (u) POST /media-queue: a 2 MB JPEG per request, with the gateway's resident memory before and at peak
 //   (m) each authentication method on the same request, GET /samples/<id of no sample>: the
 //       method's own cost on top of an identical hop and lookup (answered 404 for every method); the
 //       methods in turn, six rounds, each starting one method later (a third of BENCH_DURATION a
-//       run), each method by its median
+//       run), each method by its median, with that run's CPU a request of every process
 //   (w) the change feed read through GET /changes (BENCH_FEED_CHANGES entries, default 20 000, pages
 //       of 1000) against a floor reading the same read-model rows straight from pg; and webhook
 //       delivery of BENCH_DELIVERIES changes (default 3 000) to a receiver on loopback against a
@@ -267,14 +268,18 @@ async function tracingCost(internalSecret: string, databaseUrl: string, path: st
         { name: '(t) GET /samples/<id>, tracing a tenth', options: { url: on, headers } },
       ],
       DURATION,
+      // Each first in a round in turn, so that a machine slowing along a round weighs on both alike; five rounds,
+      // as a run's rate on this path moves by a tenth from one run to the next.
+      { rounds: 5, rotate: true },
     );
     await new Promise((resolve) => setTimeout(resolve, 1_000)); // the last batch of spans
     const measured = withTracing.runs.reduce((sum, r) => sum + r.rps * DURATION, 0);
     const [offRun, onRun] = [without.median, withTracing.median];
     return (
-      `(t) GET /samples/<id> with tracing (parentbased_traceidratio 0.1) against without, medians of ${ROUNDS} runs each in turn: ${onRun.rps.toFixed(0)} against ${offRun.rps.toFixed(0)} req/s, ` +
+      `(t) GET /samples/<id> with tracing (parentbased_traceidratio 0.1) against without, medians of ${withTracing.runs.length} runs each in turn: ${onRun.rps.toFixed(0)} against ${offRun.rps.toFixed(0)} req/s, ` +
       `on/off = ${(onRun.rps / offRun.rps).toFixed(2)} (target ≥ 0.9; runs: ${withTracing.runs.map((r) => r.rps.toFixed(0)).join(', ')} against ${without.runs.map((r) => r.rps.toFixed(0)).join(', ')}); ` +
       `p99 ${onRun.p99} against ${offRun.p99} ms; ` +
+      `CPU a request with tracing ${onRun.cpu ? describeCpu(onRun.cpu) : 'not read'}, without ${offRun.cpu ? describeCpu(offRun.cpu) : 'not read'}; ` +
       `${sink.traces()} traces exported, ${((100 * sink.traces()) / measured).toFixed(1)} % of the measured requests with tracing (warm-ups included in the count); errors ${offRun.errors + onRun.errors}`
     );
   } finally {
@@ -976,9 +981,9 @@ try {
       ? [
           'Authentication methods on the same request (GET /samples/<id of no sample>, 404 after the same hop and lookup):',
           '',
-          '| method | req/s | p50 ms | p99 ms | answers | unexpected |',
-          '|---|---:|---:|---:|---|---:|',
-          ...methods.map((r) => `| ${r.name.replace('(m) ', '')} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.statuses} | ${r.errors} |`),
+          '| method | req/s | p50 ms | p99 ms | CPU a request (the run of median req/s) | answers | unexpected |',
+          '|---|---:|---:|---:|---|---|---:|',
+          ...methods.map((r) => `| ${r.name.replace('(m) ', '')} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.cpu ? describeCpu(r.cpu) : 'not read'} | ${r.statuses} | ${r.errors} |`),
           '',
           `slowest/fastest method = ${(Math.min(...methods.map((r) => r.rps)) / Math.max(...methods.map((r) => r.rps))).toFixed(2)} (target ≥ 0.9)`,
           '',
