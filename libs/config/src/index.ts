@@ -51,7 +51,7 @@ export const CommonEnv = z.object({
     .number()
     .int()
     .min(0)
-    .default(2_000)
+    .default(30_000)
     .describe('after this long with its event loop quiet, a process holding 32 MiB more than after its last such collection runs a full one and gives the memory back; 0: never'),
   MIGRATE_ON_START: z
     .enum(['true', 'false'])

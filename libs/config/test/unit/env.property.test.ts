@@ -68,8 +68,8 @@ describe('environment settings, property-based', () => {
     expect(() => parseEnv(ServiceEnv, { INTERNAL_AUTH_SECRET: SECRET, HEAP_GROWING_PERCENT: '1.5' })).toThrow(ConfigError);
   });
 
-  it('when IDLE_COLLECTION_MS is unset, then a process collects after 2 s idle; 0 never; a negative or fractional value is refused', () => {
-    expect(parseEnv(ServiceEnv, { INTERNAL_AUTH_SECRET: SECRET }).IDLE_COLLECTION_MS).toBe(2_000);
+  it('when IDLE_COLLECTION_MS is unset, then a process collects after 30 s idle; 0 never; a negative or fractional value is refused', () => {
+    expect(parseEnv(ServiceEnv, { INTERNAL_AUTH_SECRET: SECRET }).IDLE_COLLECTION_MS).toBe(30_000);
     expect(parseEnv(ServiceEnv, { INTERNAL_AUTH_SECRET: SECRET, IDLE_COLLECTION_MS: '0' }).IDLE_COLLECTION_MS).toBe(0);
     expect(() => parseEnv(ServiceEnv, { INTERNAL_AUTH_SECRET: SECRET, IDLE_COLLECTION_MS: '-1' })).toThrow(ConfigError);
     expect(() => parseEnv(ServiceEnv, { INTERNAL_AUTH_SECRET: SECRET, IDLE_COLLECTION_MS: '0.5' })).toThrow(ConfigError);
