@@ -128,7 +128,9 @@ LABEL org.opencontainers.image.licenses="GPL-3.0-or-later" \
 # --- one target per service ----------------------------------------------------
 # Each: its node_modules (root virtual store and per-package links), the
 # workspace libraries' sources, its own sources; the version last, so that a new
-# version rebuilds only the final metadata layers.
+# version rebuilds only the final metadata layers. Each ENTRYPOINT turns V8's
+# memory reducer off (Node.js refuses the option in NODE_OPTIONS), as the suite
+# does (SERVICE_V8_FLAGS in scripts/suite.ts; decision 0047).
 
 FROM runtime AS gateway
 COPY --from=gateway-modules /app/node_modules/ node_modules/
@@ -144,7 +146,7 @@ COPY services/records/src/ services/records/src/
 COPY --from=stripped /src/.rex/stripped/ .rex/stripped/
 WORKDIR /app/services/gateway
 EXPOSE 8080 9464
-ENTRYPOINT ["node", "--conditions=development", "--disable-warning=ExperimentalWarning", "--import", "/app/libs/typescript-cache/src/register.mjs", "--import", "@rex/telemetry/register", "/app/services/gateway/src/main.ts"]
+ENTRYPOINT ["node", "--conditions=development", "--disable-warning=ExperimentalWarning", "--no-memory-reducer", "--import", "/app/libs/typescript-cache/src/register.mjs", "--import", "@rex/telemetry/register", "/app/services/gateway/src/main.ts"]
 ARG VERSION=0.0.0-dev
 ARG REVISION=unknown
 ARG SOURCE=""
@@ -164,7 +166,7 @@ COPY services/records/ services/records/
 COPY --from=stripped /src/.rex/stripped/ .rex/stripped/
 WORKDIR /app/services/records
 EXPOSE 50051 9464
-ENTRYPOINT ["node", "--conditions=development", "--disable-warning=ExperimentalWarning", "--import", "/app/libs/typescript-cache/src/register.mjs", "--import", "@rex/telemetry/register", "/app/services/records/src/main.ts"]
+ENTRYPOINT ["node", "--conditions=development", "--disable-warning=ExperimentalWarning", "--no-memory-reducer", "--import", "/app/libs/typescript-cache/src/register.mjs", "--import", "@rex/telemetry/register", "/app/services/records/src/main.ts"]
 ARG VERSION=0.0.0-dev
 ARG REVISION=unknown
 ARG SOURCE=""
@@ -184,7 +186,7 @@ COPY services/reports/ services/reports/
 COPY --from=stripped /src/.rex/stripped/ .rex/stripped/
 WORKDIR /app/services/reports
 EXPOSE 50052 9464
-ENTRYPOINT ["node", "--conditions=development", "--disable-warning=ExperimentalWarning", "--import", "/app/libs/typescript-cache/src/register.mjs", "--import", "@rex/telemetry/register", "/app/services/reports/src/main.ts"]
+ENTRYPOINT ["node", "--conditions=development", "--disable-warning=ExperimentalWarning", "--no-memory-reducer", "--import", "/app/libs/typescript-cache/src/register.mjs", "--import", "@rex/telemetry/register", "/app/services/reports/src/main.ts"]
 ARG VERSION=0.0.0-dev
 ARG REVISION=unknown
 ARG SOURCE=""
@@ -208,7 +210,7 @@ WORKDIR /app/services/media
 # deployment mounts a volume and sets MEDIA_DIR (or uses MEDIA_STORAGE=s3).
 ENV REX_DATA_DIR=/tmp/rex
 EXPOSE 50054 9464
-ENTRYPOINT ["node", "--conditions=development", "--disable-warning=ExperimentalWarning", "--import", "/app/libs/typescript-cache/src/register.mjs", "--import", "@rex/telemetry/register", "/app/services/media/src/main.ts"]
+ENTRYPOINT ["node", "--conditions=development", "--disable-warning=ExperimentalWarning", "--no-memory-reducer", "--import", "/app/libs/typescript-cache/src/register.mjs", "--import", "@rex/telemetry/register", "/app/services/media/src/main.ts"]
 ARG VERSION=0.0.0-dev
 ARG REVISION=unknown
 ARG SOURCE=""
@@ -228,7 +230,7 @@ COPY services/search/ services/search/
 COPY --from=stripped /src/.rex/stripped/ .rex/stripped/
 WORKDIR /app/services/search
 EXPOSE 50053 9464
-ENTRYPOINT ["node", "--conditions=development", "--disable-warning=ExperimentalWarning", "--import", "/app/libs/typescript-cache/src/register.mjs", "--import", "@rex/telemetry/register", "/app/services/search/src/main.ts"]
+ENTRYPOINT ["node", "--conditions=development", "--disable-warning=ExperimentalWarning", "--no-memory-reducer", "--import", "/app/libs/typescript-cache/src/register.mjs", "--import", "@rex/telemetry/register", "/app/services/search/src/main.ts"]
 ARG VERSION=0.0.0-dev
 ARG REVISION=unknown
 ARG SOURCE=""

@@ -5,9 +5,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { freePort } from '@rex/db';
-import { ROOT, grpcServing } from '../suite.ts';
+import { ROOT, SERVICE_V8_FLAGS, grpcServing } from '../suite.ts';
 
-const NODE_FLAGS = ['--conditions=development', '--disable-warning=ExperimentalWarning'];
+const NODE_FLAGS = ['--conditions=development', '--disable-warning=ExperimentalWarning', ...SERVICE_V8_FLAGS];
 
 export type Member = {
   name: string;
