@@ -43,7 +43,7 @@ describe('the V8 options every service runs with', () => {
     expect(NODE_FLAGS).toEqual(expect.arrayContaining(SERVICE_V8_FLAGS));
   });
 
-  it('when a process with these options has grown its heap and goes quiet, then V8's memory reducer does not look at it, where without them it does (and would shrink the heap once the process allocates little)', () => {
+  it("when a process with these options has grown its heap and goes quiet, then V8's memory reducer does not look at it, where without them it does (and would shrink the heap once the process allocates little)", () => {
     expect(memoryReducerTrace([])).toMatch(/Memory reducer: /);
     expect(memoryReducerTrace(SERVICE_V8_FLAGS)).not.toMatch(/Memory reducer/);
   });
