@@ -52,7 +52,7 @@ export const CommonEnv = z.object({
     .int()
     .min(0)
     .default(30_000)
-    .describe('after this long with its event loop quiet, a process holding 32 MiB more than after its last such collection runs a full one and gives the memory back; 0: never'),
+    .describe('after this long with its event loop quiet, a process holding 32 MiB more than the least it held since its last such collection runs a full one and gives the memory back; 0: never'),
   MIGRATE_ON_START: z
     .enum(['true', 'false'])
     .default('true')
