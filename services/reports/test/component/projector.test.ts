@@ -45,32 +45,27 @@ function notingPool(url: string, noted: Statement[]): Pool {
 }
 
 /**
- * Tables of the records and reports schemas a statement's plan reads whole, with sequential scans
- * disabled: a sequential scan, or an index read from end to end (no condition bounds where it
- * starts) unless it is a partial index, which holds only the rows the statement looks for.
+ * Tables of the records and reports schemas a statement's plan reads whole: a sequential scan, or
+ * an index read from end to end (no condition bounds where it starts) unless it is a partial
+ * index, which holds only the rows the statement looks for. Planned on `client` as it stands (in
+ * the settings the batch gave its transaction, replayed before).
  */
 async function tablesScannedWhole(client: PoolClient, statement: Statement): Promise<string[]> {
-  await client.query('BEGIN');
-  try {
-    await client.query('SET LOCAL enable_seqscan = off');
-    const { rows } = await client.query<{ 'QUERY PLAN': unknown }>(`EXPLAIN (FORMAT JSON, VERBOSE) ${statement.text}`, statement.values);
-    const { rows: partial } = await client.query<{ name: string }>(
-      "SELECT indexrelid::regclass::text AS name FROM pg_index WHERE indpred IS NOT NULL AND indrelid::regclass::text LIKE ANY('{records.%,reports.%}')",
-    );
-    const partialIndexes = new Set(partial.map((row) => row.name));
-    const scanned: string[] = [];
-    const visit = (node: Record<string, unknown>) => {
-      const type = String(node['Node Type']);
-      const unbounded = /Index/.test(type) && !node['Index Cond'] && !partialIndexes.has(`${node.Schema}.${node['Index Name']}`);
-      if ((type === 'Seq Scan' || unbounded) && ['records', 'reports'].includes(String(node.Schema))) scanned.push(`${node.Schema}.${node['Relation Name']}`);
-      for (const child of (node.Plans as Record<string, unknown>[] | undefined) ?? []) visit(child);
-    };
-    const [plan] = rows[0]['QUERY PLAN'] as { Plan: Record<string, unknown> }[];
-    visit(plan.Plan);
-    return scanned;
-  } finally {
-    await client.query('ROLLBACK');
-  }
+  const { rows } = await client.query<{ 'QUERY PLAN': unknown }>(`EXPLAIN (FORMAT JSON, VERBOSE) ${statement.text}`, statement.values);
+  const { rows: partial } = await client.query<{ name: string }>(
+    "SELECT indexrelid::regclass::text AS name FROM pg_index WHERE indpred IS NOT NULL AND indrelid::regclass::text LIKE ANY('{records.%,reports.%}')",
+  );
+  const partialIndexes = new Set(partial.map((row) => row.name));
+  const scanned: string[] = [];
+  const visit = (node: Record<string, unknown>) => {
+    const type = String(node['Node Type']);
+    const unbounded = /Index/.test(type) && !node['Index Cond'] && !partialIndexes.has(`${node.Schema}.${node['Index Name']}`);
+    if ((type === 'Seq Scan' || unbounded) && ['records', 'reports'].includes(String(node.Schema))) scanned.push(`${node.Schema}.${node['Relation Name']}`);
+    for (const child of (node.Plans as Record<string, unknown>[] | undefined) ?? []) visit(child);
+  };
+  const [plan] = rows[0]['QUERY PLAN'] as { Plan: Record<string, unknown> }[];
+  visit(plan.Plan);
+  return scanned;
 }
 
 async function createSample(auth: AuthContext, sample: FieldValues, occurrences: FieldValues[]) {
@@ -127,12 +122,8 @@ describe('the projector', () => {
     }
   });
 
-  // Each statement of a real batch is planned again with sequential scans disabled: a table still
-  // read whole is one no index serves, which on a read model of millions of rows is a scan of
-  // millions of rows per batch.
-  it('when it applies a batch of samples and occurrences, then every statement it runs finds its rows through an index', async () => {
-    await createSample(owner, { location_name: 'Pond' }, [{ taxa_taxon_list_id: '1' }, { taxa_taxon_list_id: '2', sensitivity_precision: '1000' }]);
-    await createSample(owner, { location_name: 'Private pond', privacy_precision: '10000' }, [{ taxa_taxon_list_id: '1' }]);
+  /** Applies batches until one finds nothing (after at least `events`), noting every statement they run. */
+  async function applyNoting(events: number): Promise<Statement[]> {
     const noted: Statement[] = [];
     const projector = notingPool(databaseUrl, noted);
     try {
@@ -140,34 +131,82 @@ describe('the projector', () => {
       const never = { everyMs: 3_600_000, next: Number.POSITIVE_INFINITY };
       // Events wait while any older transaction of the server runs (another test's, an ANALYZE):
       // the projector applies nothing a late commit could still precede.
-      // The two samples commit apart, so a batch may apply the first while the second still waits:
-      // batches run until one finds nothing, after every event of both.
+      // Samples commit apart, so a batch may apply the first while the next still waits:
+      // batches run until one finds nothing, after every event.
       let applied = 0;
       let last = -1;
-      for (const deadline = Date.now() + 10_000; (applied < 5 || last !== 0) && Date.now() < deadline; ) {
+      for (const deadline = Date.now() + 10_000; (applied < events || last !== 0) && Date.now() < deadline; ) {
         last = await applyBatch(projector, 500, never);
         applied += last;
-        if (last === 0 && applied < 5) await new Promise((resolve) => setTimeout(resolve, 50));
+        if (last === 0 && applied < events) await new Promise((resolve) => setTimeout(resolve, 50));
       }
-      expect(applied).toBeGreaterThanOrEqual(5);
+      expect(applied).toBeGreaterThanOrEqual(events);
       expect(last).toBe(0);
     } finally {
       await projector.end();
     }
-    const planned = noted.filter((statement) => /^\s*(SELECT|INSERT|UPDATE|DELETE|WITH)\b/i.test(statement.text) && !/pg_notify/.test(statement.text));
-    // Each kind of statement a batch of this shape runs: outbox, samples, occurrences, blurring, feed, cursor.
-    expect(planned.length).toBeGreaterThanOrEqual(10);
+    return noted;
+  }
+
+  /** What a batch asked the planner for: the statements it planned, not the ones that set its transaction up. */
+  const plannedOf = (noted: Statement[]) => noted.filter((statement) => /^\s*(SELECT|INSERT|UPDATE|DELETE|WITH)\b/i.test(statement.text) && !/pg_notify/.test(statement.text));
+
+  /**
+   * The statements batches ran whose plans read a table whole (see tablesScannedWhole), each
+   * planned again in one transaction, after the settings the batches gave theirs (SET LOCAL).
+   */
+  async function scansOf(noted: Statement[]): Promise<{ tables: string[]; statement: string }[]> {
     const client = await pool.connect();
+    const planned = new Set(plannedOf(noted));
     try {
+      await client.query('BEGIN');
       const scans = [];
-      for (const statement of planned) {
+      for (const statement of noted) {
+        if (/^\s*SET LOCAL\b/i.test(statement.text)) await client.query(statement.text);
+        if (!planned.has(statement)) continue;
         const tables = await tablesScannedWhole(client, statement);
         if (tables.length) scans.push({ tables, statement: statement.text.replace(/\s+/g, ' ').slice(0, 120) });
       }
-      expect(scans).toEqual([]);
+      return scans;
     } finally {
+      await client.query('ROLLBACK');
       client.release();
     }
+  }
+
+  // Each statement of a real batch is planned again as the batch plans it: a table still read whole
+  // is one no index serves, which on a read model of millions of rows is a scan of millions of rows
+  // per batch.
+  it('when it applies a batch of samples and occurrences, then every statement it runs finds its rows through an index', async () => {
+    await createSample(owner, { location_name: 'Pond' }, [{ taxa_taxon_list_id: '1' }, { taxa_taxon_list_id: '2', sensitivity_precision: '1000' }]);
+    await createSample(owner, { location_name: 'Private pond', privacy_precision: '10000' }, [{ taxa_taxon_list_id: '1' }]);
+    const noted = await applyNoting(5);
+    // Each kind of statement a batch of this shape runs: outbox, samples, occurrences, blurring, feed, cursor.
+    expect(plannedOf(noted).length).toBeGreaterThanOrEqual(10);
+    expect(await scansOf(noted)).toEqual([]);
+  });
+
+  // Under a steady stream of writes a batch holds hundreds of occurrences of a hundred samples,
+  // and records holds tens of thousands of samples: the blurring read, joined to the samples in
+  // the order of their ids, was planned as a merge join that read records' samples from the
+  // first up to the batch's last.
+  it('when a batch of hundreds of occurrences meets tens of thousands of samples in records, then every statement it runs still finds its rows through an index', async () => {
+    const first = await createSample(owner, { location_name: 'Marsh' }, [{ taxa_taxon_list_id: '1' }]);
+    await applyNoting(2);
+    // Samples with no events (records holds them, the projector never applies them), and a
+    // taxon list of a real warehouse's length.
+    await withTransaction(pool, async (client) => {
+      await client.query('CREATE TEMP TABLE copies ON COMMIT DROP AS SELECT s.* FROM records.samples s, generate_series(1, 20000) WHERE s.id = $1', [first]);
+      await client.query("UPDATE copies SET id = nextval('records.samples_id_seq')");
+      await client.query('INSERT INTO records.samples SELECT * FROM copies');
+      await client.query("INSERT INTO records.taxa (taxon) SELECT 'Taxon ' || n FROM generate_series(3, 20000) AS n");
+    });
+    await pool.query('ANALYZE records.samples, records.taxa');
+    const batch = await Promise.all(
+      Array.from({ length: 100 }, (_, i) => createSample(owner, { location_name: `Fen ${i}` }, [1, 2, 3].map((n) => ({ taxa_taxon_list_id: String(n) })))),
+    );
+    expect(batch).toHaveLength(100);
+    expect(await scansOf(await applyNoting(400))).toEqual([]);
   });
 
   // An idle projector polls every PROJECTOR_IDLE_MS: each poll is one statement, not a batch's transaction.
