@@ -189,7 +189,7 @@ describe('the projector', () => {
   // Under a steady stream of writes a batch holds hundreds of occurrences of a hundred samples,
   // and records holds tens of thousands of samples: PostgreSQL planned the batch's joins to read
   // records' samples and taxa whole, a cost per batch that grew with every record (decision 0048).
-  it('when a batch of hundreds of occurrences meets tens of thousands of samples in records, then every statement it runs still finds its rows through an index', async () => {
+  it("when a batch of hundreds of occurrences meets tens of thousands of samples and taxa in records, then no statement it runs reads records' samples or taxa whole", async () => {
     const first = await createSample(owner, { location_name: 'Marsh' }, [{ taxa_taxon_list_id: '1' }]);
     await applyNoting(2);
     // Samples with no events (records holds them, the projector never applies them), and a
@@ -203,7 +203,11 @@ describe('the projector', () => {
     await pool.query('ANALYZE records.samples, records.taxa');
     // A hundred samples of three occurrences each: 400 events.
     await Promise.all(Array.from({ length: 100 }, (_, i) => createSample(owner, { location_name: `Fen ${i}` }, [1, 2, 3].map((n) => ({ taxa_taxon_list_id: String(n) })))));
-    expect(await scansOf(await applyNoting(400))).toEqual([]);
+    // The tables of tens of thousands of rows; the batch's own few hundred may be read whole where
+    // the planner, with the statistics it has of them at that moment, finds that cheaper.
+    const large = new Set(['records.samples', 'records.taxa']);
+    const scans = await scansOf(await applyNoting(400));
+    expect(scans.filter((scan) => scan.tables.some((table) => large.has(table)))).toEqual([]);
   });
 
   // An idle projector polls every PROJECTOR_IDLE_MS: each poll is one statement, not a batch's transaction.
