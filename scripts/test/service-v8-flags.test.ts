@@ -46,5 +46,6 @@ describe('the V8 options every service runs with', () => {
   it("when a process with these options has grown its heap and goes quiet, then V8's memory reducer does not look at it, where without them it does (and would shrink the heap once the process allocates little)", () => {
     expect(memoryReducerTrace([])).toMatch(/Memory reducer: /);
     expect(memoryReducerTrace(SERVICE_V8_FLAGS)).not.toMatch(/Memory reducer/);
-  });
+    // Two processes of a few seconds each, longer on a machine the whole suite keeps busy.
+  }, 60_000);
 });
