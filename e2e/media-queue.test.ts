@@ -202,6 +202,54 @@ describe('media queue', () => {
     await eventually(async () => expect(await queueContents()).toEqual(before));
   });
 
+  it('when bodies are read one at a time and a client stalls in the middle of its upload, then other uploads go on, and the stalled one completes when its client does', async () => {
+    const gateway = await startGateway({ authentication_methods: { jwtUser: { allow_http: true } } }, { UPLOADS_READ_AT_ONCE: '1' });
+    try {
+      const boundary = 'stalled';
+      const file = jpeg(600_000);
+      const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="photo"; filename="slow.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`);
+      const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+      const stalled = request(new URL(`${gateway.services}/media-queue`), {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${demoToken}`, 'Content-Type': `multipart/form-data; boundary=${boundary}`, 'Content-Length': String(head.length + file.length + tail.length) },
+      });
+      const stalledAnswer = new Promise<{ status: number; body: string }>((resolve, reject) => {
+        stalled.on('response', (response) => {
+          let body = '';
+          response.on('data', (chunk: Buffer) => (body += chunk));
+          response.on('end', () => resolve({ status: response.statusCode!, body }));
+        });
+        stalled.on('error', reject);
+      });
+      stalled.write(Buffer.concat([head, file.subarray(0, 200_000)]));
+      await new Promise((resolve) => setTimeout(resolve, 200));
+
+      // Four more at once, each a turn after the other, while the first client sends nothing.
+      const others = [1, 2, 3, 4].map((i) => jpeg(400_000 + i * 1_000));
+      const answers = await Promise.all(
+        others.map(async (content) => {
+          const form = new FormData();
+          form.append('photo', new Blob([content], { type: 'image/jpeg' }), 'photo.jpg');
+          const response = await fetch(`${gateway.services}/media-queue`, { method: 'POST', body: form, headers: { Authorization: `Bearer ${demoToken}` }, signal: AbortSignal.timeout(10_000) });
+          return { status: response.status, body: (await response.json()) as { photo: { name: string } } };
+        }),
+      );
+      const readBack = async (name: string) =>
+        Buffer.from(await (await fetch(`${gateway.services}/media-queue/${name}`, { headers: { Authorization: `Bearer ${demoToken}` } })).arrayBuffer());
+      for (const [i, answer] of answers.entries()) {
+        expect(answer.status).toBe(200);
+        expect((await readBack(answer.body.photo.name)).equals(others[i])).toBe(true);
+      }
+
+      stalled.end(Buffer.concat([file.subarray(200_000), tail]));
+      const answer = await stalledAnswer;
+      expect(answer.status, answer.body).toBe(200);
+      expect((await readBack(JSON.parse(answer.body).photo.name)).equals(file)).toBe(true);
+    } finally {
+      gateway.stop();
+    }
+  });
+
   it('when a user has used up the hourly upload quota, then further uploads are 429 JSON and nothing is kept', async () => {
     const uploaderId = 12;
     await addToWorld({ users: [{ id: uploaderId, username: 'uploader', websites: [{ website_id: DEMO.websiteId, role: 'user' }] }] });

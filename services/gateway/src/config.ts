@@ -1,4 +1,5 @@
 import { CommonEnv, z } from '@rex/config';
+import { DEFAULT_UPLOAD_TURNS } from './routes/upload-turns.ts';
 
 export const GatewayEnv = CommonEnv.extend({
   GATEWAY_HOST: z.string().default('127.0.0.1').describe('HTTP listen address; a container sets 0.0.0.0'),
@@ -14,6 +15,12 @@ export const GatewayEnv = CommonEnv.extend({
   SEARCH_DEADLINE_MS: z.coerce.number().int().min(1).default(60_000).describe('deadline of a search forward (the index may be slow)'),
   MEDIA_ADDR: z.string().default('127.0.0.1:50054').describe('media service address, host:port'),
   UPLOAD_DEADLINE_MS: z.coerce.number().int().min(1).default(120_000).describe('deadline of one file upload or download (slow mobile connections)'),
+  UPLOADS_READ_AT_ONCE: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(DEFAULT_UPLOAD_TURNS.atOnce)
+    .describe('upload bodies read at once; others wait unread in their connections for a turn (a body quiet for 50 ms, or read for 250 ms while others wait, gives its turn up)'),
   GRPC_DEADLINE_MS: z.coerce.number().int().min(1).default(5_000).describe('deadline of every call to a backend'),
   GRPC_WRITE_DEADLINE_MS: z.coerce.number().int().min(1).default(15_000).describe('deadline of a write to records (a write past it is cancelled, never committed)'),
   HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(1).default(10_000).describe("longest wait for a request's headers"),

@@ -18,6 +18,7 @@ import { createSearchClient } from './clients/search.ts';
 import { createMediaClient } from './clients/media.ts';
 import { mediaQueueRoutes } from './routes/media-queue.ts';
 import { mediaRoutes } from './routes/media.ts';
+import { DEFAULT_UPLOAD_TURNS, UploadTurns, watchUploadTurns } from './routes/upload-turns.ts';
 import { publicFilesRouter } from './routes/public-files.ts';
 import { exchangeRoutes } from './routes/exchange.ts';
 import { changeRoutes } from './routes/changes.ts';
@@ -106,7 +107,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger, restCo
       ...locationRoutes(records),
       ...surveyRoutes(records),
       ...mediaRoutes(records, media),
-      ...mediaQueueRoutes(restConfig, media),
+      ...mediaQueueRoutes(restConfig, media, watchUploadTurns(new UploadTurns({ ...DEFAULT_UPLOAD_TURNS, atOnce: config.UPLOADS_READ_AT_ONCE }))),
       ...reportRoutes(reports, { maxPage: config.REPORT_MAX_PAGE, maxExport: config.REPORT_MAX_EXPORT }),
       ...exchangeRoutes(reports, restConfig.user_id ?? ''),
       ...changeRoutes(reports, config.GRPC_DEADLINE_MS),

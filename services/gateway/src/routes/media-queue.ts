@@ -10,6 +10,7 @@ import { HttpError } from '../http-error.ts';
 import { backend, publicOrigin, servicesUrl } from './context.ts';
 import type { Route } from './route.ts';
 import { streamAnswer } from './stream-answer.ts';
+import type { UploadTurns } from './upload-turns.ts';
 
 /** Most files one upload request may carry. */
 const MAX_FILES = 20;
@@ -42,10 +43,17 @@ function keyNamer(): (field: string) => string {
 /**
  * Streams each file of a multipart body to the media service as it arrives,
  * pausing the request whenever the service falls behind, so no file is ever
- * held whole in memory. Each piece of the body is freed once its bytes are
- * copied on (freePiece). Resolves with the queued files by answer key.
+ * held whole in memory. The body is read in its turn among the uploads
+ * (UploadTurns), and each piece of it is freed once its bytes are copied on
+ * (freePiece). Resolves with the queued files by answer key.
  */
-export function receiveFiles(req: Request, media: MediaClient, auth: AuthContext, maxUploadSize: number): Promise<Map<string, QueuedFile__Output>> {
+export function receiveFiles(
+  req: Request,
+  media: MediaClient,
+  auth: AuthContext,
+  maxUploadSize: number,
+  turns: UploadTurns,
+): Promise<Map<string, QueuedFile__Output>> {
   return new Promise((resolve, reject) => {
     let parser: busboy.Busboy;
     try {
@@ -61,10 +69,21 @@ export function receiveFiles(req: Request, media: MediaClient, auth: AuthContext
     const streams: Upload['stream'][] = [];
     /** Whatever may still hold a view of a piece of the body: each file's unread bytes and its packer's. */
     const holders: (() => boolean)[] = [];
+    const holding = () => holders.some((holds) => holds());
+    /** Pieces read while something still held a view of them: freed once nothing holds any. */
+    const heldPieces: Buffer[] = [];
     let failed = false;
+    // The body is read while it has its turn and the parser takes more.
+    let parserFull = false;
+    let inTurn = false;
+    req.pause();
+    const readOn = () => {
+      if (inTurn && !parserFull && !failed) req.resume();
+    };
     const fail = (error: unknown) => {
       if (failed) return;
       failed = true;
+      turn.leave();
       // Files still on their way are cancelled, so the media service keeps nothing of them.
       for (const stream of streams) stream.cancel();
       req.resume();
@@ -114,25 +133,46 @@ export function receiveFiles(req: Request, media: MediaClient, auth: AuthContext
     parser.on('close', () => {
       if (failed) return;
       Promise.all(uploads).then((queued) => {
+        if (!holding()) for (const piece of heldPieces.splice(0)) freePiece(piece);
         if (!queued.length) fail(new HttpError(400, { file: 'No file was uploaded.' }));
         else resolve(new Map(queued));
       }, fail);
     });
     // busboy reads each piece whole as it is written, keeping no view of it but a file's bytes
     // not yet read (its text fields are skipped: nothing listens for them), and the packers keep
-    // only bytes they could not copy yet. When neither holds any, the piece is freed.
+    // only bytes they could not copy yet. When neither holds any, the piece is freed, and so are
+    // the pieces held when they came.
     req.on('data', (piece: Buffer) => {
-      if (failed) return;
+      // A failed upload's rest is read only to be dropped.
+      if (failed) return freePiece(piece);
       const more = parser.write(piece);
       if (failed) return;
       if (!more) {
+        parserFull = true;
         req.pause();
-        parser.once('drain', () => req.resume());
+        parser.once('drain', () => {
+          parserFull = false;
+          readOn();
+        });
       }
-      if (!holders.some((holds) => holds())) freePiece(piece);
+      if (!turn.piece()) {
+        inTurn = false;
+        req.pause();
+      }
+      if (holding()) heldPieces.push(piece);
+      else {
+        freePiece(piece);
+        for (const held of heldPieces.splice(0)) freePiece(held);
+      }
     });
     req.on('end', () => {
+      turn.leave();
       if (!failed) parser.end();
+    });
+    // Last, once everything listens: the body may be read at once.
+    const turn = turns.join(() => {
+      inTurn = true;
+      readOn();
     });
   });
 }
@@ -164,7 +204,7 @@ export function downloadHeaders(contentType: string, size: number | string): Rec
 }
 
 /** {services}/rest/media-queue: upload files to be named by later submissions (`queued`), and read them back. */
-export function mediaQueueRoutes(config: RestConfig, media: MediaClient): Route[] {
+export function mediaQueueRoutes(config: RestConfig, media: MediaClient, turns: UploadTurns): Route[] {
   const maxUploadSize = config.media_queue?.max_upload_size ?? DEFAULT_MAX_UPLOAD_SIZE;
   return [
     {
@@ -181,7 +221,7 @@ export function mediaQueueRoutes(config: RestConfig, media: MediaClient): Route[
       },
       handler: async (req, res) => {
         if (!req.is('multipart/form-data')) throw new HttpError(415, 'The upload must be multipart/form-data.');
-        const files = await receiveFiles(req, media, toAuthContext(req.caller!), maxUploadSize);
+        const files = await receiveFiles(req, media, toAuthContext(req.caller!), maxUploadSize, turns);
         // Where the apps show the file from before it is saved: without credentials, as the warehouse's upload-queue folder, when public files are on.
         const base = config.media.public_files ? `${publicOrigin(req)}/upload-queue` : `${servicesUrl(req)}/rest/media-queue`;
         res.json(Object.fromEntries([...files].map(([key, file]) => [key, { name: file.name, tempPath: `${base}/${file.name}` }])));
