@@ -20,7 +20,7 @@ export const GatewayEnv = CommonEnv.extend({
     .int()
     .min(1)
     .default(DEFAULT_UPLOAD_TURNS.atOnce)
-    .describe('upload bodies read at once; others wait unread in their connections for a turn (a body quiet for 50 ms, or read for 250 ms while others wait, gives its turn up)'),
+    .describe('upload bodies read at full speed at once; other fast ones wait, unread, for a turn (a body bringing less than 256 KiB in 50 ms is read as it comes, outside the turns)'),
   GRPC_DEADLINE_MS: z.coerce.number().int().min(1).default(5_000).describe('deadline of every call to a backend'),
   GRPC_WRITE_DEADLINE_MS: z.coerce.number().int().min(1).default(15_000).describe('deadline of a write to records (a write past it is cancelled, never committed)'),
   HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(1).default(10_000).describe("longest wait for a request's headers"),

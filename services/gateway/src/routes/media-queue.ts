@@ -43,8 +43,8 @@ function keyNamer(): (field: string) => string {
 /**
  * Streams each file of a multipart body to the media service as it arrives,
  * pausing the request whenever the service falls behind, so no file is ever
- * held whole in memory. The body is read in its turn among the uploads
- * (UploadTurns), and each piece of it is freed once its bytes are copied on
+ * held whole in memory; a fast body is read in its turn among the uploads
+ * (UploadTurns). Each piece of the body is freed once its bytes are copied on
  * (freePiece). Resolves with the queued files by answer key.
  */
 export function receiveFiles(
@@ -73,7 +73,7 @@ export function receiveFiles(
     /** Pieces read while something still held a view of them: freed once nothing holds any. */
     const heldPieces: Buffer[] = [];
     let failed = false;
-    // The body is read while it has its turn and the parser takes more.
+    // The body is read while it may be (UploadTurns) and the parser takes more.
     let parserFull = false;
     let inTurn = false;
     req.pause();
@@ -134,8 +134,9 @@ export function receiveFiles(
       if (failed) return;
       Promise.all(uploads).then((queued) => {
         if (!holding()) for (const piece of heldPieces.splice(0)) freePiece(piece);
-        if (!queued.length) fail(new HttpError(400, { file: 'No file was uploaded.' }));
-        else resolve(new Map(queued));
+        if (!queued.length) return fail(new HttpError(400, { file: 'No file was uploaded.' }));
+        turn.leave();
+        resolve(new Map(queued));
       }, fail);
     });
     // busboy reads each piece whole as it is written, keeping no view of it but a file's bytes
@@ -149,13 +150,15 @@ export function receiveFiles(
       if (failed) return;
       if (!more) {
         parserFull = true;
+        turn.holdBack(true);
         req.pause();
         parser.once('drain', () => {
           parserFull = false;
+          turn.holdBack(false);
           readOn();
         });
       }
-      if (!turn.piece()) {
+      if (!turn.piece(piece.length)) {
         inTurn = false;
         req.pause();
       }
@@ -166,7 +169,8 @@ export function receiveFiles(
       }
     });
     req.on('end', () => {
-      turn.leave();
+      // The turn lasts until media has the files: their last bytes are still on their way.
+      turn.holdBack(true);
       if (!failed) parser.end();
     });
     // Last, once everything listens: the body may be read at once.
