@@ -154,7 +154,8 @@ export function receiveFiles(
         req.pause();
         parser.once('drain', () => {
           parserFull = false;
-          turn.holdBack(false);
+          // Once the body has ended, its turn is held until media answers (below).
+          if (!req.readableEnded) turn.holdBack(false);
           readOn();
         });
       }
