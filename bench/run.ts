@@ -26,6 +26,8 @@
 //       without tracing, in turn, five times each (each first in a round in turn): the ratio of the medians,
 //       the CPU a request of every process, and the share of requests traced
 //   (u) POST /media-queue: a 2 MB JPEG per request, with the gateway's resident memory before and at peak
+//       (its V8 heap and buffers at most); then the same from 32 clients sending 1 MiB a second each,
+//       against the uploads a second their rate allows
 //   (m) each authentication method on the same request, GET /samples/<id of no sample>: the
 //       method's own cost on top of an identical hop and lookup (answered 404 for every method); the
 //       methods in turn, six rounds, each starting one method later (a third of BENCH_DURATION a
@@ -39,7 +41,7 @@
 // preloads (jemalloc, scripts/image-allocator.ts); BENCH_SUITE_ENV (a JSON object of variables for every service)
 // overrides them when it sets NODE_OPTIONS, LD_PRELOAD ("" for glibc's malloc) or MALLOC_CONF.
 import { createHmac, generateKeyPairSync, randomBytes } from 'node:crypto';
-import { createServer } from 'node:http';
+import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, readdirSync } from 'node:fs';
@@ -58,6 +60,8 @@ import { NODE_FLAGS, grpcServing, startSuite, type ServiceName } from '../script
 import { cpuPerRequest, describeCpu, readCpu } from './process-cpu.ts';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+/** Slow clients uploading at once in the second part of (u). */
+const UPLOAD_SLOW_CLIENTS = 32;
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const ONLY = new Set((process.env.BENCH_ONLY ?? 'a,b,c,d,h,e,f,t,u,m,r,o,s,w').split(','));
 const REPORT_ROWS = Number(process.env.BENCH_REPORT_ROWS ?? 100_000);
@@ -412,6 +416,55 @@ function photoUpload(size: number): { body: Buffer; contentType: string } {
   return { body: Buffer.concat([Buffer.from(head), photo, Buffer.from(`\r\n--${boundary}--\r\n`)]), contentType: `multipart/form-data; boundary=${boundary}` };
 }
 
+/**
+ * Uploads from `clients` slow clients at once, each sending bodies one after another at
+ * `bytesPerSecond` (a phone's upload) for about `seconds`: the uploads completed a second, and how
+ * many the clients' rate allows. A gateway that made slow clients wait for one another reads far
+ * fewer than they allow.
+ */
+async function slowUploads(
+  url: string,
+  authorization: string,
+  upload: { body: Buffer; contentType: string },
+  clients: number,
+  bytesPerSecond: number,
+  seconds: number,
+): Promise<{ perSecond: number; allowed: number; errors: number }> {
+  const PIECE = 16 * 1024;
+  const started = Date.now();
+  let completed = 0;
+  let errors = 0;
+  const one = () =>
+    new Promise<void>((resolve) => {
+      const req = request(url, { method: 'POST', headers: { authorization, 'content-type': upload.contentType, 'content-length': String(upload.body.length) } }, (res) => {
+        res.resume();
+        res.on('end', () => {
+          if (res.statusCode === 200) completed++;
+          else errors++;
+          resolve();
+        });
+      });
+      req.on('error', () => {
+        errors++;
+        resolve();
+      });
+      let at = 0;
+      const next = () => {
+        if (at >= upload.body.length) return void req.end();
+        req.write(upload.body.subarray(at, at + PIECE));
+        at += PIECE;
+        setTimeout(next, (PIECE / bytesPerSecond) * 1000);
+      };
+      next();
+    });
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      while (Date.now() - started < seconds * 1000) await one();
+    }),
+  );
+  return { perSecond: completed / ((Date.now() - started) / 1000), allowed: (clients * bytesPerSecond) / upload.body.length, errors };
+}
+
 /** A process's V8 heap in use and its memory outside the heap (buffers), in MB, from its metrics. */
 async function heapAndExternalMb(metricsUrl: string): Promise<{ heapMb: number; externalMb: number }> {
   const text = await (await fetch(metricsUrl)).text();
@@ -755,6 +808,16 @@ try {
     uploadMemory =
       `Gateway resident memory during (u): ${measured.beforeMb} MB before, ${measured.peakMb} MB at peak, growth ${measured.peakMb - measured.beforeMb} MB ` +
       `(target ≥ 60 uploads/s, growth ≤ 50 MB); its V8 heap held up to ${measured.heapMb} MB and its buffers up to ${measured.externalMb} MB`;
+    // The same uploads from slow clients (1 MiB a second each, as phones send): once judged slow, each is read as it comes.
+    say(`(u) the same from ${UPLOAD_SLOW_CLIENTS} clients sending 1 MiB a second each, for ${DURATION} s`);
+    const slow = await withPeakRss(
+      suite.processes.gateway.pid,
+      () => slowUploads(`${services}/media-queue`, `Bearer ${token}`, upload, UPLOAD_SLOW_CLIENTS, 1024 * 1024, DURATION),
+      `http://127.0.0.1:${gatewayMetricsPort}/metrics`,
+    );
+    uploadMemory +=
+      `\n(u) from ${UPLOAD_SLOW_CLIENTS} slow clients (1 MiB a second each): ${slow.result.perSecond.toFixed(1)} uploads a second of the ${slow.result.allowed.toFixed(1)} their rate allows ` +
+      `(${(slow.result.perSecond / slow.result.allowed).toFixed(2)}), errors ${slow.result.errors}; gateway ${slow.beforeMb} → ${slow.peakMb} MB`;
   }
 
   const lag = await projectorLag(`http://127.0.0.1:${reportsMetricsPort}/metrics`);

@@ -10,9 +10,9 @@ import { prom, use } from '@rex/telemetry';
  *
  * A body that brings less than `slowBytes` in a window of `windowMs` is slow: its client, not the
  * gateway, sets its pace, and it holds little. It gives its turn up and is read as it comes,
- * outside the turns, for as long as it stays slow; so slow or stalled clients, however many, keep
- * no one waiting. A body with a turn gives it up after `turnMs` if others wait, and waits behind
- * them.
+ * outside the turns, for as long as it stays slow; so a slow or stalled client holds a turn for
+ * one window at most, however many there are. A body with a turn gives it up after `turnMs` if
+ * others wait, and waits behind them.
  */
 export type UploadTurnsOptions = { atOnce: number; slowBytes: number; windowMs: number; turnMs: number };
 
