@@ -518,6 +518,40 @@ describe('versions (ETags)', () => {
   });
 });
 
+describe('samples posted at once', () => {
+  it('when a dozen samples are posted at once and two of them name the same new external_key, then one of those two is refused with 409 naming the other, and every other sample is written with its own occurrences', async () => {
+    const run = `burst-${Date.now()}`;
+    const body = (i: number, key: string) =>
+      sampleSubmission(
+        { comment: `${run} ${i}`, external_key: key },
+        { occurrences: [1, 2].map((taxon) => ({ values: { taxa_taxon_list_id: taxon, 'occAttr:1': String(i) } })) },
+      );
+    // The shape twice first: from its second write on it is a named statement, which writes arriving together share.
+    for (const i of [-2, -1]) await createSample(body(i, `${run} key ${i}`));
+    const keys = Array.from({ length: 12 }, (_, i) => `${run} key ${i === 7 ? 3 : i}`);
+    const answers = await Promise.all(keys.map((key, i) => api('POST', '/samples', { token: demoToken, body: body(i, key) })));
+
+    const refused = answers.flatMap((answer, i) => (answer.status === 201 ? [] : [i]));
+    expect(refused.length, answers.map((answer) => answer.text).join('\n')).toBe(1);
+    expect([3, 7]).toContain(refused[0]);
+    const other = answers[refused[0] === 3 ? 7 : 3];
+    expect(answers[refused[0]].status).toBe(409);
+    expect(answers[refused[0]].body.duplicate_of).toEqual({ id: other.body.values.id, href: other.body.href });
+    for (const [i, answer] of answers.entries()) {
+      if (i === refused[0]) continue;
+      const read = await api('GET', `/samples/${answer.body.values.id}`, { token: demoToken });
+      expect(read.body.values.comment).toBe(`${run} ${i}`);
+      const occurrences = await dbQuery<{ id: string }>('SELECT id FROM records.occurrences WHERE sample_id = $1 ORDER BY id', [answer.body.values.id]);
+      expect(occurrences.map((row) => row.id)).toEqual(answer.body.occurrences.map((occurrence: { values: { id: string } }) => occurrence.values.id));
+    }
+    const [{ n }] = await dbQuery<{ n: number }>('SELECT count(*)::int AS n FROM records.samples WHERE comment LIKE $1', [`${run} %`]);
+    expect(n).toBe(2 + 11);
+    // Some were written in one transaction: they carry one version.
+    const versions = answers.filter((answer) => answer.status === 201).map((answer) => answer.headers.get('etag'));
+    expect(new Set(versions).size).toBeLessThan(versions.length);
+  });
+});
+
 describe('retries and duplicates', () => {
   it('when a submission is retried with the same Idempotency-Key, then the first answer comes back and nothing new is written', async () => {
     const key = `retry-${Date.now()}`;

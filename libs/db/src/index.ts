@@ -7,3 +7,4 @@ export { superviseDatabase } from './supervise.ts';
 export { followNotifications } from './notifications.ts';
 export { FixtureError, bumpIdSequences, forEntry, updateWhere, upsertById } from './admin-writes.ts';
 export { analyzeChangedTables } from './statistics.ts';
+export { runPipelined, isStatementError } from './pipeline.ts';

@@ -5,7 +5,7 @@ import { clientSpan, endSpan, type Span } from '@rex/telemetry';
 const TEXT_KEPT = 2_000;
 
 /** The span of a statement run for traced work (see @rex/telemetry's spans): its operation and text, never its values. */
-function statementSpan(text: string, database: string | undefined): Span | undefined {
+export function statementSpan(text: string, database: string | undefined): Span | undefined {
   return clientSpan(() => {
     const operation = operationOf(text);
     return {
@@ -25,7 +25,7 @@ export function operationOf(text: string): string {
   return /^(?:\s|--[^\n]*\n|\/\*[\s\S]*?\*\/)*([A-Za-z]+)/.exec(text)?.[1]?.toUpperCase() ?? 'QUERY';
 }
 
-const endStatement = (span: Span, error: unknown) =>
+export const endStatement = (span: Span, error: unknown) =>
   endSpan(span, error ? { error: `SQLSTATE ${(error as { code?: string }).code ?? 'unknown'}` } : {});
 
 /**

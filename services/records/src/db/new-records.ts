@@ -10,6 +10,7 @@ import { insertAttributeValues } from './attribute-values-repo.ts';
 import { insertIdempotencyKey } from './idempotency-repo.ts';
 import { insertOutboxRows } from './outbox-repo.ts';
 import { StatementNames } from './statement-names.ts';
+import { writeShared } from './shared-writes.ts';
 import { iso } from './sql.ts';
 
 /** A medium's columns, including the path and media type of its claimed file or link. */
@@ -269,6 +270,15 @@ export async function insertNewRecords(
     }
     return last;
   };
+  if ('pool' in target && builder.statements.length === 1) {
+    const [statement] = builder.statements;
+    const name = TREE_STATEMENTS.nameOf(statement.text);
+    // A tree of a shape seen before shares its round trip and transaction with trees of that shape written at the same time.
+    if (name) {
+      const [stamp, version] = await writeShared(target.pool, { name, ...statement });
+      return { ...tree, stamp: stamp!, version: version! };
+    }
+  }
   const { stamp, version } = 'pool' in target && builder.statements.length > 1 ? await withTransaction(target.pool, run) : await run(db);
   return { ...tree, stamp, version };
 }

@@ -18,25 +18,31 @@ const outsideCalls = AsyncLocalStorage.snapshot();
 /** Runs `fn` where it is called: kept in a caller's trace, it runs in that trace and nothing else of the caller's. */
 const direct = <T>(fn: () => T): T => fn();
 
-/** How many shared queries of one kind may run at once: a query held up on its connection does not hold up the next. */
+/** How many shared queries of one kind may run at once, unless told: a query held up on its connection does not hold up the next. */
 const MAX_RUNNING = 2;
 
 /**
- * The scope of a query shared by calls: it has ended once every one of them has (cancelled, or
- * out of time), and its deadline is the latest of theirs. The pool cancels the query in the
- * database then, as it would a call's own.
+ * The scope of a query shared by calls. A read has ended once every one of its calls has
+ * (cancelled, or out of time), and its deadline is the latest of theirs: no caller going away
+ * cancels it for the others. A write (`untilAnyEnds`) ends as soon as any of its calls does, and
+ * its deadline is the earliest: no call's records are committed once that call has ended. The
+ * pool cancels the query in the database then, as it would a call's own.
  */
 class ScopeOfCalls implements CallScope {
   readonly deadline: number | undefined;
   private readonly scopes: CallScope[];
+  private readonly untilAnyEnds: boolean;
 
-  constructor(scopes: CallScope[]) {
+  constructor(scopes: CallScope[], untilAnyEnds: boolean) {
     this.scopes = scopes;
-    this.deadline = scopes.every((scope) => scope.deadline !== undefined) ? scopes.reduce((latest, scope) => Math.max(latest, scope.deadline!), 0) : undefined;
+    this.untilAnyEnds = untilAnyEnds;
+    const deadlines = scopes.map((scope) => scope.deadline).filter((deadline) => deadline !== undefined);
+    if (untilAnyEnds) this.deadline = deadlines.length ? Math.min(...deadlines) : undefined;
+    else this.deadline = deadlines.length === scopes.length ? Math.max(0, ...deadlines) : undefined;
   }
 
   get ended(): boolean {
-    return this.scopes.every((scope) => scope.ended);
+    return this.untilAnyEnds ? this.scopes.some((scope) => scope.ended) : this.scopes.every((scope) => scope.ended);
   }
 
   onEnd(listener: () => void): () => void {
@@ -85,11 +91,22 @@ export class SharedQuery<Item, Result> {
   private running = 0;
   private readonly run: (items: Item[]) => Promise<Result[]>;
   private readonly timeoutMs: number;
+  private readonly maxRunning: number;
+  private readonly untilAnyEnds: boolean;
 
-  /** `run` answers items in their order; `timeoutMs` bounds a query that never settles. */
-  constructor(run: (items: Item[]) => Promise<Result[]>, timeoutMs = DEFAULT_STATEMENT_TIMEOUT_MS + 5_000) {
+  /**
+   * `run` answers items in their order; `timeoutMs` bounds a query that never settles; `maxRunning`
+   * queries run at once at most; `untilAnyEnds` ends a query with the first of its calls to end
+   * (see ScopeOfCalls).
+   */
+  constructor(
+    run: (items: Item[]) => Promise<Result[]>,
+    options: { timeoutMs?: number; maxRunning?: number; untilAnyEnds?: boolean } = {},
+  ) {
     this.run = run;
-    this.timeoutMs = timeoutMs;
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS + 5_000;
+    this.maxRunning = options.maxRunning ?? MAX_RUNNING;
+    this.untilAnyEnds = options.untilAnyEnds ?? false;
   }
 
   ask(item: Item): Promise<Result> {
@@ -107,7 +124,7 @@ export class SharedQuery<Item, Result> {
   }
 
   private next(): void {
-    if (this.running >= MAX_RUNNING) return;
+    if (this.running >= this.maxRunning) return;
     const batch: Waiting<Item, Result>[] = [];
     for (const waiting of this.waiting) {
       if (waiting.scope?.ended) waiting.reject(new QueryAbandoned());
@@ -120,7 +137,7 @@ export class SharedQuery<Item, Result> {
     const inTrace = batch.find((waiting) => waiting.inTrace)?.inTrace ?? direct;
     const scopes = batch.map((waiting) => waiting.scope);
     // A call outside any call's scope (a job, a test) has no end: nor has the query it shares.
-    const scope = scopes.every((one) => one !== undefined) ? new ScopeOfCalls(scopes as CallScope[]) : undefined;
+    const scope = scopes.every((one) => one !== undefined) ? new ScopeOfCalls(scopes as CallScope[], this.untilAnyEnds) : undefined;
     const run = () => inTrace(() => this.run(items));
     let timer: NodeJS.Timeout | undefined;
     const unanswered = new Promise<never>((_, reject) => {
@@ -142,13 +159,14 @@ export class SharedQuery<Item, Result> {
 }
 
 /** One SharedQuery per pool, made when the pool is first asked: `run` answers the items asked on it. */
-export function sharedPerPool<Item, Result>(
-  run: (db: Pick<Pool, 'query'>, items: Item[]) => Promise<Result[]>,
-): (db: Pick<Pool, 'query'>, item: Item) => Promise<Result> {
+export function sharedPerPool<Item, Result, Db extends Pick<Pool, 'query'> = Pick<Pool, 'query'>>(
+  run: (db: Db, items: Item[]) => Promise<Result[]>,
+  options: { maxRunning?: number; untilAnyEnds?: boolean } = {},
+): (db: Db, item: Item) => Promise<Result> {
   const byPool = new WeakMap<object, SharedQuery<Item, Result>>();
   return (db, item) => {
     let shared = byPool.get(db);
-    if (!shared) byPool.set(db, (shared = new SharedQuery((items) => run(db, items))));
+    if (!shared) byPool.set(db, (shared = new SharedQuery((items) => run(db, items), options)));
     return shared.ask(item);
   };
 }

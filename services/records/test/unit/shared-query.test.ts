@@ -97,7 +97,7 @@ describe('a shared query', () => {
   });
 
   it('when both queries that may run never settle (their connections stopped answering), then their calls fail as unavailable after the bound, and the call waiting behind them is served', async () => {
-    const query = new SharedQuery<number, number>((items) => (items[0] <= 2 ? new Promise<number[]>(() => undefined) : Promise.resolve(items)), 50);
+    const query = new SharedQuery<number, number>((items) => (items[0] <= 2 ? new Promise<number[]>(() => undefined) : Promise.resolve(items)), { timeoutMs: 50 });
     const first = query.ask(1);
     await turn();
     const second = query.ask(2);
