@@ -133,6 +133,54 @@ describe('a shared query', () => {
     expect(await Promise.all(answers)).toEqual([1, 2]);
   });
 
+  it('when the calls sharing a write end one after another, then its scope ends with the first of them, and its deadline is the earliest of theirs', async () => {
+    let seen: CallScope | undefined;
+    let finish: () => void = () => undefined;
+    const query = new SharedQuery<number, number>(
+      (items) => {
+        seen = currentCall();
+        return new Promise((resolve) => (finish = () => resolve(items)));
+      },
+      { untilAnyEnds: true },
+    );
+    const [a, b, c] = [new Call(2_000), new Call(1_000), new Call()];
+    const answers = [inScope(a, () => query.ask(1)), inScope(b, () => query.ask(2)), inScope(c, () => query.ask(3))];
+    await turn();
+    expect(seen?.deadline).toBe(1_000);
+    let told = 0;
+    seen!.onEnd(() => (told += 1));
+    expect([seen!.ended, told]).toEqual([false, 0]);
+    c.end();
+    expect([seen!.ended, told]).toEqual([true, 1]);
+    a.end();
+    expect(told).toBe(1);
+    finish();
+    expect(await Promise.all(answers)).toEqual([1, 2, 3]);
+  });
+
+  it('when more writes are asked than may run at once, then the rest wait for one to finish and go in the next', async () => {
+    const batches: number[][] = [];
+    const finishers: (() => void)[] = [];
+    const query = new SharedQuery<number, number>(
+      (items) => {
+        batches.push(items);
+        return new Promise((resolve) => finishers.push(() => resolve(items)));
+      },
+      { maxRunning: 1 },
+    );
+    const first = query.ask(1);
+    await turn();
+    const rest = [query.ask(2), query.ask(3)];
+    await turn();
+    expect(batches).toEqual([[1]]);
+    finishers[0]();
+    await first;
+    await turn();
+    expect(batches).toEqual([[1], [2, 3]]);
+    finishers[1]();
+    expect(await Promise.all(rest)).toEqual([2, 3]);
+  });
+
   it('when a call has ended before its query starts, then it is left out with QueryAbandoned and the others are served', async () => {
     const items: number[][] = [];
     const query = new SharedQuery<number, number>(async (asked) => {
