@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it, inject } from 'vitest';
+import pg from 'pg';
 import { DEMO } from '@rex/admin';
 import { OTHER_USER, SECOND_WEBSITE, api, dbQuery, eventually, sampleSubmission, services, setUpWorld, token } from './support/world.ts';
 
@@ -519,36 +520,71 @@ describe('versions (ETags)', () => {
 });
 
 describe('samples posted at once', () => {
-  it('when a dozen samples are posted at once and two of them name the same new external_key, then one of those two is refused with 409 naming the other, and every other sample is written with its own occurrences', async () => {
-    const run = `burst-${Date.now()}`;
-    const body = (i: number, key: string) =>
-      sampleSubmission(
-        { comment: `${run} ${i}`, external_key: key },
-        { occurrences: [1, 2].map((taxon) => ({ values: { taxa_taxon_list_id: taxon, 'occAttr:1': String(i) } })) },
-      );
-    // The shape twice first: from its second write on it is a named statement, which writes arriving together share.
-    for (const i of [-2, -1]) await createSample(body(i, `${run} key ${i}`));
-    const keys = Array.from({ length: 12 }, (_, i) => `${run} key ${i === 7 ? 3 : i}`);
-    const answers = await Promise.all(keys.map((key, i) => api('POST', '/samples', { token: demoToken, body: body(i, key) })));
+  const shaped = (run: string, i: number, key: string) =>
+    sampleSubmission(
+      { comment: `${run} ${i}`, external_key: key },
+      { occurrences: [1, 2].map((taxon) => ({ values: { taxa_taxon_list_id: taxon, 'occAttr:1': String(i) } })) },
+    );
 
+  /**
+   * Posts `bodies` at once while samples are held from being written (a lock on the table), until
+   * the first writes wait for it, so that the writes after them gather behind them.
+   */
+  async function postTogether(bodies: unknown[]) {
+    const holder = new pg.Client({ connectionString: inject('databaseUrl') });
+    await holder.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query('LOCK TABLE records.samples IN SHARE MODE');
+      const sent = Promise.all(bodies.map((body) => api('POST', '/samples', { token: demoToken, body })));
+      await eventually(async () => {
+        const [{ n }] = await dbQuery<{ n: number }>("SELECT count(*)::int AS n FROM pg_locks WHERE relation = 'records.samples'::regclass AND NOT granted");
+        expect(n).toBeGreaterThan(0);
+      });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await holder.query('COMMIT');
+      return await sent;
+    } finally {
+      await holder.end();
+    }
+  }
+
+  /** Each answered sample is written with its own occurrences, as its answer says. */
+  async function expectWritten(run: string, answers: Awaited<ReturnType<typeof api>>[], except?: number) {
+    for (const [i, answer] of answers.entries()) {
+      if (i === except) continue;
+      const read = await api('GET', `/samples/${answer.body.values.id}`, { token: demoToken });
+      expect(read.body.values.comment).toBe(`${run} ${i}`);
+      const occurrences = await dbQuery<{ id: string }>('SELECT id FROM records.occurrences WHERE sample_id = $1 ORDER BY id', [answer.body.values.id]);
+      expect(occurrences.map((row) => row.id)).toEqual(answer.body.occurrences.map((occurrence: { values: { id: string } }) => occurrence.values.id));
+    }
+  }
+
+  it('when a dozen samples are posted at once, then each is written with its own occurrences, several of them in one transaction', async () => {
+    const run = `burst-${Date.now()}`;
+    // The shape twice first: from its second write on it is a named statement, which writes arriving together share.
+    for (const i of [-2, -1]) await createSample(shaped(run, i, `${run} key ${i}`));
+    const answers = await postTogether(Array.from({ length: 12 }, (_, i) => shaped(run, i, `${run} key ${i}`)));
+    expect(answers.map((answer) => answer.status)).toEqual(Array(12).fill(201));
+    await expectWritten(run, answers);
+    // Written in one transaction, they carry one version.
+    const versions = answers.map((answer) => answer.headers.get('etag'));
+    expect(new Set(versions).size, JSON.stringify(versions)).toBeLessThan(versions.length);
+  });
+
+  it('when two of a dozen samples posted at once name the same new external_key, then one of those two is refused with 409 naming the other, and every other sample is written', async () => {
+    const run = `clash-${Date.now()}`;
+    for (const i of [-2, -1]) await createSample(shaped(run, i, `${run} key ${i}`));
+    const answers = await postTogether(Array.from({ length: 12 }, (_, i) => shaped(run, i, `${run} key ${i === 7 ? 3 : i}`)));
     const refused = answers.flatMap((answer, i) => (answer.status === 201 ? [] : [i]));
     expect(refused.length, answers.map((answer) => answer.text).join('\n')).toBe(1);
     expect([3, 7]).toContain(refused[0]);
     const other = answers[refused[0] === 3 ? 7 : 3];
     expect(answers[refused[0]].status).toBe(409);
     expect(answers[refused[0]].body.duplicate_of).toEqual({ id: other.body.values.id, href: other.body.href });
-    for (const [i, answer] of answers.entries()) {
-      if (i === refused[0]) continue;
-      const read = await api('GET', `/samples/${answer.body.values.id}`, { token: demoToken });
-      expect(read.body.values.comment).toBe(`${run} ${i}`);
-      const occurrences = await dbQuery<{ id: string }>('SELECT id FROM records.occurrences WHERE sample_id = $1 ORDER BY id', [answer.body.values.id]);
-      expect(occurrences.map((row) => row.id)).toEqual(answer.body.occurrences.map((occurrence: { values: { id: string } }) => occurrence.values.id));
-    }
+    await expectWritten(run, answers, refused[0]);
     const [{ n }] = await dbQuery<{ n: number }>('SELECT count(*)::int AS n FROM records.samples WHERE comment LIKE $1', [`${run} %`]);
     expect(n).toBe(2 + 11);
-    // Some were written in one transaction: they carry one version.
-    const versions = answers.filter((answer) => answer.status === 201).map((answer) => answer.headers.get('etag'));
-    expect(new Set(versions).size).toBeLessThan(versions.length);
   });
 });
 
