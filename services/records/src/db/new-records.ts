@@ -263,22 +263,19 @@ export async function insertNewRecords(
   if (idempotency) builder.idempotency(writer, idempotency.key, idempotency.requestHash, tree);
   builder.flush(writer);
 
+  // Each text is looked up once: a text's first sighting is what names it on its second.
+  const statements = builder.statements.map((statement) => ({ ...statement, name: TREE_STATEMENTS.nameOf(statement.text) }));
   const run = async (client: Queryable) => {
     let last = { stamp: '', version: '' };
-    for (const statement of builder.statements) {
-      last = (await client.query<{ stamp: string; version: string }>({ ...statement, name: TREE_STATEMENTS.nameOf(statement.text) })).rows[0];
-    }
+    for (const statement of statements) last = (await client.query<{ stamp: string; version: string }>(statement)).rows[0];
     return last;
   };
-  if ('pool' in target && builder.statements.length === 1) {
-    const [statement] = builder.statements;
-    const name = TREE_STATEMENTS.nameOf(statement.text);
-    // A tree of a shape seen before shares its round trip and transaction with trees of that shape written at the same time.
-    if (name) {
-      const [stamp, version] = await writeShared(target.pool, { name, ...statement });
-      return { ...tree, stamp: stamp!, version: version! };
-    }
+  const [only] = statements;
+  // A tree of a shape seen before shares its round trip and transaction with trees of that shape written at the same time.
+  if ('pool' in target && statements.length === 1 && only.name) {
+    const [stamp, version] = await writeShared(target.pool, { ...only, name: only.name });
+    return { ...tree, stamp: stamp!, version: version! };
   }
-  const { stamp, version } = 'pool' in target && builder.statements.length > 1 ? await withTransaction(target.pool, run) : await run(db);
+  const { stamp, version } = 'pool' in target && statements.length > 1 ? await withTransaction(target.pool, run) : await run(db);
   return { ...tree, stamp, version };
 }

@@ -34,7 +34,11 @@ async function alone(pool: Pool, { write, scope }: Asked): Promise<Settled> {
  */
 async function runShared(pool: Pool, asked: Asked[]): Promise<Settled[]> {
   const byName = new Map<string, number[]>();
-  asked.forEach(({ write }, i) => byName.set(write.name, [...(byName.get(write.name) ?? []), i]));
+  asked.forEach(({ write }, i) => {
+    const indexes = byName.get(write.name);
+    if (indexes) indexes.push(i);
+    else byName.set(write.name, [i]);
+  });
   const settled: Settled[] = new Array(asked.length);
   await Promise.all(
     [...byName.values()].map(async (indexes) => {
@@ -44,12 +48,7 @@ async function runShared(pool: Pool, asked: Asked[]): Promise<Settled[]> {
       }
       const { name, text } = asked[indexes[0]].write;
       try {
-        const rows = await runPipelined(
-          pool,
-          name,
-          text,
-          indexes.map((i) => asked[i].write.values),
-        );
+        const rows = await runPipelined(pool, name, text, indexes.map((i) => asked[i].write.values));
         indexes.forEach((i, k) => (settled[i] = { row: rows[k] }));
       } catch (error) {
         if (!isStatementError(error) && !(error instanceof QueryAbandoned)) {
