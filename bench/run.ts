@@ -36,7 +36,8 @@
 //       of 1000) against a floor reading the same read-model rows straight from pg; and webhook
 //       delivery of BENCH_DELIVERIES changes (default 3 000) to a receiver on loopback against a
 //       floor POSTing the same signed messages one after another from this process
-// BENCH_DURATION (seconds, default 10), BENCH_CONNECTIONS (default 32) and BENCH_ONLY (e.g. `a,c`) tune the run.
+// BENCH_DURATION (seconds, default 10), BENCH_CONNECTIONS (default 32) and BENCH_ONLY (e.g. `a,c`) tune the run;
+// REX_CPU_PROFILE_DIR=<dir> writes a V8 CPU profile of every service and floor process to <dir> as each stops.
 // Each service runs with the NODE_OPTIONS its chart sets (scripts/chart-node-options.ts) and the allocator its image
 // preloads (jemalloc, scripts/image-allocator.ts); BENCH_SUITE_ENV (a JSON object of variables for every service)
 // overrides them when it sets NODE_OPTIONS, LD_PRELOAD ("" for glibc's malloc) or MALLOC_CONF.
@@ -609,7 +610,9 @@ async function postFloor(url: string, count: number): Promise<number> {
 }
 
 function startProcess(script: string, env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--conditions=development', '--disable-warning=ExperimentalWarning', join(HERE, 'floors', script)], {
+  // REX_CPU_PROFILE_DIR profiles the floors' processes as it does the services (written when they stop).
+  const profile = process.env.REX_CPU_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.REX_CPU_PROFILE_DIR}`] : [];
+  const child = spawn(process.execPath, ['--conditions=development', '--disable-warning=ExperimentalWarning', ...profile, join(HERE, 'floors', script)], {
     cwd: HERE,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
