@@ -66,7 +66,7 @@ if (!args.length) {
   process.exit(2);
 }
 const columns = args.map((arg) => {
-  const [file, perRequest] = arg.split('=');
+  const [, file, perRequest] = /^(.*?)(?:=(\d+(?:\.\d+)?))?$/.exec(arg)!;
   const kinds = kindsOf(file);
   const busy = [...kinds.values()].reduce((sum, ms) => sum + ms, 0);
   // In µs a request when given, each kind by its share of the profile's work; else the profile's ms.
