@@ -75,7 +75,7 @@ const columns = args.map((arg) => {
 });
 const names = [...new Set(columns.flatMap((column) => [...column.kinds.keys()]))];
 const first = columns[0];
-names.sort((a, b) => (first.kinds.get(b) ?? 0) * first.scale - (first.kinds.get(a) ?? 0) * first.scale);
+names.sort((a, b) => (first.kinds.get(b) ?? 0) - (first.kinds.get(a) ?? 0));
 const cell = (column: (typeof columns)[number], kind: string) => {
   const ms = column.kinds.get(kind) ?? 0;
   return `${(ms * column.scale).toFixed(column.scale === 1 ? 0 : 1)} (${((100 * ms) / column.busy).toFixed(1)} %)`;

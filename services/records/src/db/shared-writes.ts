@@ -33,12 +33,7 @@ async function alone(pool: Pool, { write, scope }: Asked): Promise<Settled> {
  * the server) fails them all, as it would each alone: whether the commit was reached is not known.
  */
 async function runShared(pool: Pool, asked: Asked[]): Promise<Settled[]> {
-  const byName = new Map<string, number[]>();
-  asked.forEach(({ write }, i) => {
-    const indexes = byName.get(write.name);
-    if (indexes) indexes.push(i);
-    else byName.set(write.name, [i]);
-  });
+  const byName = Map.groupBy(asked.keys(), (i) => asked[i].write.name);
   const settled: Settled[] = new Array(asked.length);
   await Promise.all(
     [...byName.values()].map(async (indexes) => {
