@@ -5,7 +5,7 @@
 // suite's processes per request (from /proc), and the ratios of the second tree to the first.
 //
 //   node bench/compare-trees.ts <tree A> <tree B> [pairs (6)]
-//   (each tree with its packages installed; DATABASE_URL's server on this machine, whose backends' CPU is counted as "postgres"; BENCH_CONNECTIONS, default 32; COMPARE_SECONDS, default 5, per run; COMPARE_KINDS, default "get,post";
+//   (each tree with its packages installed; DATABASE_URL's server on this machine, whose backends' CPU is counted as "postgres"; BENCH_CONNECTIONS, default 32; COMPARE_SECONDS, default 5, per run; COMPARE_KINDS, default "get,post" ("missing": GETs of a sample that does not exist, answered 404);
 //   COMPARE_CPU_PROFILE_DIR=<dir> writes a V8 CPU profile of every process of tree A to <dir>/a and of B to <dir>/b;
 //   COMPARE_NODE_OPTIONS_A and _B give each suite's processes NODE_OPTIONS of their own, and COMPARE_ENV_A and _B (JSON
 //   objects) variables of their own, to compare settings on one tree — e.g. tracing on against off)
@@ -27,7 +27,8 @@ if (!treeA || !treeB || !server) {
 const PAIRS = Number(pairsArg ?? 6);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const SECONDS = Number(process.env.COMPARE_SECONDS ?? 5);
-const KINDS = (process.env.COMPARE_KINDS ?? 'get,post').split(',') as ('get' | 'post')[];
+type Kind = 'get' | 'post' | 'missing';
+const KINDS = (process.env.COMPARE_KINDS ?? 'get,post').split(',') as Kind[];
 const PROFILE_DIR = process.env.COMPARE_CPU_PROFILE_DIR;
 const say = (message: string) => process.stderr.write(`[compare] ${message}\n`);
 
@@ -141,10 +142,12 @@ type Run = { rps: number; p99: number; cpuPerRequestMs: number; byService: Map<s
 
 let next = 0;
 
-async function run(suite: Suite, kind: 'get' | 'post'): Promise<Run> {
+async function run(suite: Suite, kind: Kind): Promise<Run> {
   const headers = { Authorization: `Bearer ${suite.token}`, 'Content-Type': 'application/json' };
   const options: autocannon.Options =
-    kind === 'get'
+    kind === 'missing'
+      ? { url: `${suite.url}/samples/999999999`, headers }
+      : kind === 'get'
       ? { url: suite.url, headers, requests: [{ setupRequest: (request) => ({ ...request, path: `${new URL(suite.url).pathname}/samples/${suite.sampleIds[next++ % suite.sampleIds.length]}` }) }] }
       : {
           url: `${suite.url}/samples`,
@@ -158,7 +161,7 @@ async function run(suite: Suite, kind: 'get' | 'post'): Promise<Run> {
   const before = await cpuSeconds(suite);
   const result = await autocannon({ ...options, connections: CONNECTIONS, duration: SECONDS });
   const after = await cpuSeconds(suite);
-  const expected = kind === 'get' ? '200' : '201';
+  const expected = { get: '200', post: '201', missing: '404' }[kind];
   const stats = (result as unknown as { statusCodeStats?: Record<string, { count: number }> }).statusCodeStats ?? {};
   const answered = stats[expected]?.count ?? 0;
   if (answered < result.requests.total * 0.99) throw new Error(`${suite.tree} ${kind}: ${JSON.stringify(stats)}`);
@@ -180,7 +183,7 @@ try {
   suites.push(await startTree(resolve(treeB), 'b'));
   say('warming up');
   for (const suite of suites) for (const kind of KINDS) await run(suite, kind); // warm-up
-  const results: Record<'get' | 'post', Run[][]> = { get: [[], []], post: [[], []] };
+  const results: Record<Kind, Run[][]> = { get: [[], []], post: [[], []], missing: [[], []] };
   for (let pair = 0; pair < PAIRS; pair++) {
     const order = pair % 2 === 0 ? [0, 1] : [1, 0];
     for (const kind of KINDS) {
@@ -189,7 +192,7 @@ try {
       say(`pair ${pair + 1} ${kind}: A ${a.rps.toFixed(0)}/s ${a.cpuPerRequestMs.toFixed(3)} ms CPU, B ${b.rps.toFixed(0)}/s ${b.cpuPerRequestMs.toFixed(3)} ms CPU`);
     }
   }
-  process.stdout.write(`\nA = ${suites[0].tree}\nB = ${suites[1].tree}\n${PAIRS} pairs, ${CONNECTIONS} connections, ${SECONDS} s of GETs and of POSTs (2 occurrences) per run\n\n`);
+  process.stdout.write(`\nA = ${suites[0].tree}\nB = ${suites[1].tree}\n${PAIRS} pairs, ${CONNECTIONS} connections, ${SECONDS} s of each load (${KINDS.join(', ')}) per run\n\n`);
   process.stdout.write('| load | A req/s | B req/s | B/A req/s | A p99 ms | B p99 ms | A CPU ms/req | B CPU ms/req | B/A CPU per request (median of pairs) |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n');
   for (const kind of KINDS) {
     const [a, b] = results[kind];

@@ -11,14 +11,21 @@ export type FieldViolation = { field: string; description: string };
  */
 export type ErrorReason = 'VERSION_MISMATCH' | 'METHOD_NOT_ALLOWED' | 'FILE_TOO_LARGE' | 'FILE_TYPE_NOT_ALLOWED' | 'UPLOAD_QUOTA_USED';
 
-/** Errors a handler throws; the gRPC adapter turns each into a status. */
+/**
+ * Errors a handler throws; the gRPC adapter turns each into a status. Each is an answer to the
+ * caller (not found, refused, invalid), not a fault, and takes no stack: nothing reads one, and
+ * taking it was a twentieth of records' time where it answered 404s.
+ */
 export class DomainError extends Error {
   readonly code: grpc.status;
   readonly violations: FieldViolation[];
   readonly metadata: Record<string, string>;
   readonly reason: ErrorReason | undefined;
   constructor(code: grpc.status, message: string, violations: FieldViolation[] = [], metadata: Record<string, string> = {}, reason?: ErrorReason) {
+    const stackTraceLimit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(message);
+    Error.stackTraceLimit = stackTraceLimit;
     this.code = code;
     this.violations = violations;
     this.metadata = metadata;

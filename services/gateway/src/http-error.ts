@@ -1,11 +1,18 @@
-/** An error the gateway answers with directly: status plus the spec's JSON body. */
+/**
+ * An error the gateway answers with directly: status plus the spec's JSON body. It is an answer,
+ * not a fault, and takes no stack: nothing reads one (what went wrong is its status, detail and
+ * cause), and taking it cost every error answer.
+ */
 export class HttpError extends Error {
   readonly status: number;
   readonly detail: unknown;
   readonly extra: Record<string, unknown>;
   /** `cause`: what the operator's log says of it beyond the answer (a backend's own status details). */
   constructor(status: number, detail?: unknown, extra: Record<string, unknown> = {}, cause?: string) {
+    const stackTraceLimit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(typeof detail === 'string' ? detail : `HTTP ${status}`, cause === undefined ? undefined : { cause });
+    Error.stackTraceLimit = stackTraceLimit;
     this.status = status;
     this.detail = detail;
     this.extra = extra;

@@ -7,6 +7,14 @@ function asServiceError(status: Partial<grpc.StatusObject>): grpc.ServiceError {
 }
 
 describe('gRPC error details', () => {
+  it('when a handler makes a DomainError, then it takes no stack, and errors made after it keep theirs', () => {
+    const limit = Error.stackTraceLimit;
+    const error = notFound('No such sample.');
+    expect(error.stack).toBe('Error: No such sample.');
+    expect(Error.stackTraceLimit).toBe(limit);
+    expect(new Error('a fault').stack!.split('\n').length).toBeGreaterThan(1);
+  });
+
   it('when a validation error carries field violations, then they survive the trip through status details', () => {
     const status = toServiceError(invalid({ 'sample:survey_id': 'The survey must be supplied.', 'occurrence:taxa_taxon_list_id': 'x' }));
     expect(status.code).toBe(grpc.status.INVALID_ARGUMENT);

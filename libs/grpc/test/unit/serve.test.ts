@@ -58,6 +58,13 @@ async function handled(labels: Record<string, string>): Promise<number> {
   return metric.values.filter((value) => Object.entries(labels).every(([key, wanted]) => (value.labels as Record<string, unknown>)[key] === wanted)).reduce((sum, value) => sum + value.value, 0);
 }
 
+/** Calls of GetSample the client timed as ending with `code` (a status name). */
+async function clientTimed(code: string): Promise<number> {
+  return (await grpcClientDuration.get()).values
+    .filter((value) => value.metricName === 'grpc_client_handling_seconds_count' && value.labels.grpc_method === 'GetSample' && value.labels.grpc_code === code)
+    .reduce((sum, value) => sum + value.value, 0);
+}
+
 /** grpc_server_calls_in_flight of one method. */
 async function inFlight(service: string, method: string): Promise<number> {
   const metric = await grpcInFlight.get();
@@ -144,7 +151,7 @@ describe('serveGrpc: names and answers', () => {
     expect(await timed()).toBe(before + 2);
   });
 
-  it("when a call starts, then it takes no stack of its caller; errors made after it, and after a call that could not start, keep theirs", async () => {
+  it('when a call fails, then its error is a ServiceError with its status and no stack; errors made after it, and after a call that could not start, keep theirs', async () => {
     const server = await serve<Pick<RecordsServiceHandlers, 'GetSample'>>({
       definition: recordsV1.RecordsService.service,
       handlers: {
@@ -155,9 +162,11 @@ describe('serveGrpc: names and answers', () => {
     });
     const limit = Error.stackTraceLimit;
     const client = clientOf(recordsV1.RecordsService, server.port);
-    const refused = (await client.unary('GetSample', { auth: AUTH, id: '1' }, 5_000).catch((error: unknown) => error)) as Error;
-    // grpc-js adds the stack it took at the start to the error of a call that fails.
-    expect(refused.stack).toMatch(/\nfor call at\nno stack trace available$/);
+    const refused = (await client.unary('GetSample', { auth: AUTH, id: '1' }, 5_000).catch((error: unknown) => error)) as grpc.ServiceError;
+    expect(isServiceError(refused)).toBe(true);
+    expect([refused.code, refused.details, refused.message]).toEqual([grpc.status.NOT_FOUND, 'No such sample.', '5 NOT_FOUND: No such sample.']);
+    expect(decodeServiceError(refused).fromService).toBe(true);
+    expect(refused.stack).toBe('Error: 5 NOT_FOUND: No such sample.');
     expect(Error.stackTraceLimit).toBe(limit);
     expect(new Error('later').stack!.split('\n').length).toBeGreaterThan(1);
 
@@ -166,6 +175,37 @@ describe('serveGrpc: names and answers', () => {
     const unavailable = (await closed.unary('GetSample', { auth: AUTH, id: '1' }, 5_000).catch((error: unknown) => error)) as Error;
     expect(unavailable.stack!.split('\n').length).toBeGreaterThan(1);
     expect(Error.stackTraceLimit).toBe(limit);
+  });
+
+  it('when a service answers bytes that are not its message, or no message, then the call fails INTERNAL or UNIMPLEMENTED and is timed so', async () => {
+    // A server of the method's path answering each call with the messages the test gives it, as raw bytes.
+    const raw = new grpc.Server();
+    const answers: Buffer[][] = [[Buffer.from([0x0a, 0xff])], []];
+    raw.register(
+      recordsV1.RecordsService.service.GetSample.path,
+      (call: grpc.ServerWritableStream<Buffer, Buffer>) => {
+        for (const message of answers.shift() ?? []) call.write(message);
+        call.end();
+      },
+      (value: Buffer) => value,
+      (value: Buffer) => value,
+      'serverStream',
+    );
+    const port = await new Promise<number>((resolve, reject) => raw.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (error, bound) => (error ? reject(error) : resolve(bound))));
+    try {
+      const client = clientOf(recordsV1.RecordsService, port);
+      const failed = () => client.unary('GetSample', { auth: AUTH, id: '1' }, 5_000).then(() => undefined, (error: grpc.ServiceError) => [error.code, error.details]);
+      const internal = await clientTimed('INTERNAL');
+      const unreadable = await failed();
+      expect(unreadable?.[0]).toBe(grpc.status.INTERNAL);
+      expect(unreadable?.[1]).toMatch(/^Response message parsing error: /);
+      expect(await clientTimed('INTERNAL')).toBe(internal + 1);
+      const unimplemented = await clientTimed('UNIMPLEMENTED');
+      expect(await failed()).toEqual([grpc.status.UNIMPLEMENTED, 'No message received']);
+      expect(await clientTimed('UNIMPLEMENTED')).toBe(unimplemented + 1);
+    } finally {
+      raw.forceShutdown();
+    }
   });
 
   it('when a handler throws a DomainError, then the caller gets its status and message; anything else is INTERNAL, logged, with a generic message', async () => {

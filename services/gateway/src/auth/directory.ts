@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { TtlCache, type Invalidation } from '@rex/cache';
 import type { Pool } from '@rex/db';
 import { keySet, UnreadableKeyError, type KeySet } from './keys.ts';
@@ -233,7 +233,7 @@ export function createDirectory(db: Pool, ttlMs: number, jwksCacheMs = 10 * 60_0
      * under load, one scrypt runs instead of one per request waiting.
      */
     clientSecretMatches(client: Client, secret: string): Promise<boolean> {
-      const key = createHash('sha256').update(client.secretHash).update('\0').update(secret).digest('base64');
+      const key = hash('sha256', `${client.secretHash}\0${secret}`, 'base64');
       return secrets.getOrLoad(key, () => throttled(failures, client.id, () => verifySecret(secret, client.secretHash)), (matches) => matches);
     },
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DomainError, grpc, toServiceError, type ErrorReason } from '@rex/grpc';
 import { httpErrorFromGrpc } from '../../src/grpc-errors.ts';
+import { HttpError } from '../../src/http-error.ts';
 
 const failed = (error: DomainError) => {
   const status = toServiceError(error);
@@ -8,6 +9,15 @@ const failed = (error: DomainError) => {
 };
 
 describe('a service error as the HTTP answer', () => {
+  it('when the gateway makes an answer of an error, then it takes no stack, and errors made after it keep theirs', () => {
+    const limit = Error.stackTraceLimit;
+    const refused = httpErrorFromGrpc(failed(new DomainError(grpc.status.PERMISSION_DENIED, 'Not yours')), 'records')!;
+    expect([refused.status, refused.stack]).toEqual([403, 'Error: Not yours']);
+    expect(new HttpError(404).stack).toBe('Error: HTTP 404');
+    expect(Error.stackTraceLimit).toBe(limit);
+    expect(new Error('a fault').stack!.split('\n').length).toBeGreaterThan(1);
+  });
+
   it('when a service names a reason, then the gateway alone decides its HTTP status', () => {
     const cases: [ErrorReason, grpc.status, number][] = [
       ['VERSION_MISMATCH', grpc.status.FAILED_PRECONDITION, 412],
