@@ -1,4 +1,4 @@
-import type { NextFunction, Request, Response, Router } from 'express';
+import type { ErrorRequestHandler, NextFunction, Request, Response, Router } from 'express';
 import type { Cors } from '../auth/cors.ts';
 import { HttpError } from '../http-error.ts';
 
@@ -26,9 +26,9 @@ const SEEN = 'methodsOfPath';
  * method is 405 with the same `Allow`. A URL that several paths match (e.g.
  * `/samples/list` and `/samples/:id`) gets the methods of all of them. Paths
  * the router does not know fall through (404). Both answers come before
- * authentication: the route table is public.
+ * authentication: the route table is public. A 405 is answered by `answerError` in its route.
  */
-export function answerOtherMethods(router: Router, byPath: Map<string, string[]>, cors: Cors): void {
+export function answerOtherMethods(router: Router, byPath: Map<string, string[]>, cors: Cors, answerError: ErrorRequestHandler): void {
   for (const [path, methods] of byPath) {
     router.all(path, (_req: Request, res: Response, next: NextFunction) => {
       res.locals[SEEN] = [...((res.locals[SEEN] as string[] | undefined) ?? []), ...methods];
@@ -46,5 +46,5 @@ export function answerOtherMethods(router: Router, byPath: Map<string, string[]>
       return;
     }
     next(new HttpError(405, `${req.method} is not allowed for ${req.baseUrl}${req.path}; it allows ${allow.join(', ')}.`));
-  });
+  }, answerError);
 }

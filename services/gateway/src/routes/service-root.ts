@@ -1,4 +1,4 @@
-import express, { type Router } from 'express';
+import express, { type ErrorRequestHandler, type Router } from 'express';
 import { SCOPES } from '../auth/caller.ts';
 import type { Cors } from '../auth/cors.ts';
 import type { MethodName, RestConfig } from '@rex/rest-config';
@@ -161,7 +161,7 @@ ${resources}
 }
 
 /** GET {services}/rest (the self-describing page) and {services}/rest/openapi.json, with no authentication. */
-export function serviceRootRouter(config: RestConfig, routes: Route[], cors: Cors): Router {
+export function serviceRootRouter(config: RestConfig, routes: Route[], cors: Cors, answerError: ErrorRequestHandler): Router {
   const router = express.Router();
   router.get('/rest', (req, res) => {
     const format = answerFormat(req, ['json', 'html']);
@@ -183,6 +183,7 @@ export function serviceRootRouter(config: RestConfig, routes: Route[], cors: Cor
       ['/rest/openapi.json', ['GET']],
     ]),
     cors,
+    answerError,
   );
   return router;
 }

@@ -7,6 +7,7 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { importPKCS8, SignJWT } from 'jose';
 import { z } from '@rex/config';
 import { createPool, freePort, withTransaction } from '@rex/db';
+import { httpDuration } from '@rex/telemetry';
 import { RECORDS_FIXTURES, importRecordsFixtures } from '../../../records/src/admin/index.ts';
 import { RecordsEnv } from '../../../records/src/config.ts';
 import { startRecordsServer } from '../../../records/src/server.ts';
@@ -159,6 +160,20 @@ describe('records through the gateway', () => {
     const invalid = await call('POST', '/samples', { authorization: `Bearer ${await jwt()}`, body: sample({ survey_id: 999 }) });
     expect(invalid.status).toBe(400);
     expect(invalid.body.message).toHaveProperty('sample:survey_id');
+  });
+
+  it('when a read is refused or finds nothing, then its time is counted under its route and status, as an answered one is', async () => {
+    const counted = async (status: number) =>
+      (await httpDuration.get()).values
+        .filter((value) => value.metricName === 'http_server_request_duration_seconds_count')
+        .find((value) => value.labels.method === 'GET' && value.labels.route === '/index.php/services/samples/:id' && String(value.labels.status_code) === String(status))?.value ?? 0;
+    const before = { found: await counted(200), missing: await counted(404), refused: await counted(401) };
+    const created = await call('POST', '/samples', { authorization: `Bearer ${await jwt()}`, body: sample() });
+    expect((await call('GET', `/samples/${created.body.values.id}`, { authorization: `Bearer ${await jwt()}` })).status).toBe(200);
+    expect((await call('GET', '/samples/999999', { authorization: `Bearer ${await jwt()}` })).status).toBe(404);
+    expect((await call('GET', `/samples/${created.body.values.id}`)).status).toBe(401);
+    // Each is counted once its response has closed, just after the client has read it.
+    await vi.waitFor(async () => expect({ found: await counted(200), missing: await counted(404), refused: await counted(401) }).toEqual({ found: before.found + 1, missing: before.missing + 1, refused: before.refused + 1 }));
   });
 
   it('when the body is not JSON, then 400 with a JSON body; when a service behind the gateway is down, then a JSON 503', async () => {
