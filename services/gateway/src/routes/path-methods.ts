@@ -35,9 +35,7 @@ export function answerOtherMethods(router: Router, byPath: Map<string, string[]>
       next();
     });
   }
-  // Only the router's own paths: a request for another passes through without a handler that
-  // calls next() last, which would leave the router on the next turn of the event loop.
-  router.all([...byPath.keys()], (req: Request, res: Response, next: NextFunction) => {
+  const answer = (req: Request, res: Response, next: NextFunction) => {
     const allow = allowList(res.locals[SEEN] as string[]);
     res.set('Allow', allow.join(', '));
     cors.beforeAuthentication(req, res, allow);
@@ -46,5 +44,10 @@ export function answerOtherMethods(router: Router, byPath: Map<string, string[]>
       return;
     }
     next(new HttpError(405, `${req.method} is not allowed for ${req.baseUrl}${req.path}; it allows ${allow.join(', ')}.`));
-  }, answerError);
+  };
+  // One answering route a path, after every path has added its methods: the first that matches
+  // answers, and its path is the route the request is timed and traced under. Only the router's own
+  // paths: a request for another passes through without a handler that calls next() last, which
+  // would leave the router on the next turn of the event loop.
+  for (const path of byPath.keys()) router.all(path, answer, answerError);
 }

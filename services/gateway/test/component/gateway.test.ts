@@ -162,18 +162,23 @@ describe('records through the gateway', () => {
     expect(invalid.body.message).toHaveProperty('sample:survey_id');
   });
 
-  it('when a read is refused or finds nothing, then its time is counted under its route and status, as an answered one is', async () => {
-    const counted = async (status: number) =>
+  it('when a read is refused or finds nothing, or a method is not served, then its time is counted under its route and status, as an answered one is', async () => {
+    const counted = async (method: string, status: number) =>
       (await httpDuration.get()).values
         .filter((value) => value.metricName === 'http_server_request_duration_seconds_count')
-        .find((value) => value.labels.method === 'GET' && value.labels.route === '/index.php/services/samples/:id' && String(value.labels.status_code) === String(status))?.value ?? 0;
-    const before = { found: await counted(200), missing: await counted(404), refused: await counted(401) };
+        .find((value) => value.labels.method === method && value.labels.route === '/index.php/services/samples/:id' && String(value.labels.status_code) === String(status))?.value ?? 0;
+    const counts = async () => ({ found: await counted('GET', 200), missing: await counted('GET', 404), refused: await counted('GET', 401), other: await counted('PATCH', 405) });
+    const before = await counts();
     const created = await call('POST', '/samples', { authorization: `Bearer ${await jwt()}`, body: sample() });
     expect((await call('GET', `/samples/${created.body.values.id}`, { authorization: `Bearer ${await jwt()}` })).status).toBe(200);
     expect((await call('GET', '/samples/999999', { authorization: `Bearer ${await jwt()}` })).status).toBe(404);
     expect((await call('GET', `/samples/${created.body.values.id}`)).status).toBe(401);
+    expect((await call('PATCH', `/samples/${created.body.values.id}`)).status).toBe(405);
     // Each is counted once its response has closed, just after the client has read it.
-    await vi.waitFor(async () => expect({ found: await counted(200), missing: await counted(404), refused: await counted(401) }).toEqual({ found: before.found + 1, missing: before.missing + 1, refused: before.refused + 1 }));
+    await vi.waitFor(async () => expect(await counts()).toEqual({ found: before.found + 1, missing: before.missing + 1, refused: before.refused + 1, other: before.other + 1 }));
+    // No route is named by the list of every path.
+    const routes = (await httpDuration.get()).values.map((value) => String(value.labels.route));
+    expect(routes.filter((route) => route.includes(','))).toEqual([]);
   });
 
   it('when the body is not JSON, then 400 with a JSON body; when a service behind the gateway is down, then a JSON 503', async () => {
