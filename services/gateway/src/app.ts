@@ -183,11 +183,13 @@ function errorAnswer(logger: Logger): ErrorRequestHandler {
   return (error, req, res, _next) => {
     const httpError = error instanceof HttpError ? error : bodyParserError(error);
     const status = httpError?.status ?? 500;
-    if (!httpError) logger.error({ err: error, method: req.method, path: req.path }, 'unhandled error');
+    // The whole path, whichever mount of the API the route answers in (never the query: it may hold a secret).
+    const path = `${req.baseUrl}${req.path}`;
+    if (!httpError) logger.error({ err: error, method: req.method, path }, 'unhandled error');
     // A backend that is down or too slow (503, 504) is the operator's to see; a refused request is the
     // client's, and so is a call cancelled because the client went away.
-    else if (status >= 500 && !res.destroyed) logger.warn({ method: req.method, path: req.path, status, detail: httpError.detail, cause: httpError.cause }, 'request failed');
-    else logger.debug({ method: req.method, path: req.path, status }, res.destroyed ? 'the client went away' : 'request refused');
+    else if (status >= 500 && !res.destroyed) logger.warn({ method: req.method, path, status, detail: httpError.detail, cause: httpError.cause }, 'request failed');
+    else logger.debug({ method: req.method, path, status }, res.destroyed ? 'the client went away' : 'request refused');
     if (res.headersSent) {
       res.end();
       return;
