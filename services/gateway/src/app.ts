@@ -15,7 +15,7 @@ import { ATTRIBUTES_ALIAS } from './routes/surveys.ts';
 import type { MethodName, RestConfig } from '@rex/rest-config';
 import { PUBLIC_BASE, SERVICES_PATH, servicesUrl } from './routes/context.ts';
 import type { Route } from './routes/route.ts';
-import { allowList, answerOtherMethods, methodsByPath } from './routes/path-methods.ts';
+import { allowList, answerOtherMethods, methodsByPath, otherMethodsPath } from './routes/path-methods.ts';
 import { rawBody } from './routes/search.ts';
 import { serviceRootRouter } from './routes/service-root.ts';
 
@@ -44,10 +44,13 @@ export type AppOptions = {
 };
 
 /** The route a request matched (below the services path), if any. */
-function routeOf(req: Request): string | undefined {
-  if (!req.route?.path) return undefined;
+function routeOf(req: Request, res: Response): string | undefined {
+  const path: unknown = req.route?.path;
+  // The route answering methods a path does not serve (405, OPTIONS) has every path: the request's is the one it matched.
+  const matched = Array.isArray(path) ? otherMethodsPath(res) : path;
+  if (!matched) return undefined;
   const below = req.baseUrl.startsWith(SERVICES_PATH) ? SERVICES_PATH : '';
-  return `${below}${String(req.route.path)}`;
+  return `${below}${String(matched)}`;
 }
 
 /** The span of each request that is traced, for its route's handler to run under (see `handle`). */
@@ -62,7 +65,7 @@ function observeRequest(req: Request, res: Response, next: NextFunction): void {
   // 'close' comes once for every response: after it was sent whole, or when the client went first (not timed).
   res.once('close', () => {
     httpInFlight.dec();
-    const route = routeOf(req);
+    const route = routeOf(req, res);
     endRequestSpan(span, req, res, route);
     if (!res.writableFinished) return;
     httpDuration.observe({ method: req.method, route: route ?? 'unmatched', status_code: res.statusCode }, Number(process.hrtime.bigint() - started) / 1e9);

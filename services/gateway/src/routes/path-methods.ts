@@ -19,6 +19,7 @@ export function allowList(methods: Iterable<string>): string[] {
 }
 
 const SEEN = 'methodsOfPath';
+const FIRST_PATH = 'firstPathOfMethods';
 
 /**
  * Mounts, after a router's routes, the answers to the methods they do not
@@ -32,10 +33,13 @@ export function answerOtherMethods(router: Router, byPath: Map<string, string[]>
   for (const [path, methods] of byPath) {
     router.all(path, (_req: Request, res: Response, next: NextFunction) => {
       res.locals[SEEN] = [...((res.locals[SEEN] as string[] | undefined) ?? []), ...methods];
+      res.locals[FIRST_PATH] ??= path;
       next();
     });
   }
-  const answer = (req: Request, res: Response, next: NextFunction) => {
+  // Only the router's own paths: a request for another passes through without a handler that
+  // calls next() last, which would leave the router on the next turn of the event loop.
+  router.all([...byPath.keys()], (req: Request, res: Response, next: NextFunction) => {
     const allow = allowList(res.locals[SEEN] as string[]);
     res.set('Allow', allow.join(', '));
     cors.beforeAuthentication(req, res, allow);
@@ -44,10 +48,11 @@ export function answerOtherMethods(router: Router, byPath: Map<string, string[]>
       return;
     }
     next(new HttpError(405, `${req.method} is not allowed for ${req.baseUrl}${req.path}; it allows ${allow.join(', ')}.`));
-  };
-  // One answering route a path, after every path has added its methods: the first that matches
-  // answers, and its path is the route the request is timed and traced under. Only the router's own
-  // paths: a request for another passes through without a handler that calls next() last, which
-  // would leave the router on the next turn of the event loop.
-  for (const path of byPath.keys()) router.all(path, answer, answerError);
+  }, answerError);
 }
+
+/**
+ * The path a request answered by answerOtherMethods is timed and traced under: the first of the
+ * router's paths it matched (the answering route itself has every path).
+ */
+export const otherMethodsPath = (res: Response): string | undefined => res.locals[FIRST_PATH] as string | undefined;
