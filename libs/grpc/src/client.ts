@@ -70,15 +70,21 @@ type Method = grpc.MethodDefinition<unknown, unknown>;
  * the call starts without one.
  */
 function starting<T>(observe: (code: grpc.status) => void, start: () => T): T {
-  const stackTraceLimit = Error.stackTraceLimit;
-  Error.stackTraceLimit = 0;
   try {
-    return start();
+    return withoutStack(start);
   } catch (error) {
-    Error.stackTraceLimit = stackTraceLimit;
     observe(grpc.status.UNAVAILABLE);
     const details = error instanceof Error ? error.message : String(error);
     throw Object.assign(new Error(`${grpc.status.UNAVAILABLE} UNAVAILABLE: ${details}`), { code: grpc.status.UNAVAILABLE, details, metadata: new grpc.Metadata() });
+  }
+}
+
+/** What `make` gives, every Error it makes without a stack (`Error.stackTraceLimit` is put back after). */
+function withoutStack<T>(make: () => T): T {
+  const stackTraceLimit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    return make();
   } finally {
     Error.stackTraceLimit = stackTraceLimit;
   }
@@ -91,15 +97,8 @@ function starting<T>(observe: (code: grpc.status) => void, start: () => T): T {
  * only; grpc-js's own error takes two and writes one out, a tenth of the gateway's time where it
  * answered 404s.
  */
-function callError(status: grpc.StatusObject): grpc.ServiceError {
-  const stackTraceLimit = Error.stackTraceLimit;
-  Error.stackTraceLimit = 0;
-  try {
-    return Object.assign(new Error(`${status.code} ${grpc.status[status.code]}: ${status.details}`), status);
-  } finally {
-    Error.stackTraceLimit = stackTraceLimit;
-  }
-}
+const callError = (status: grpc.StatusObject): grpc.ServiceError =>
+  withoutStack(() => Object.assign(new Error(`${status.code} ${grpc.status[status.code]}: ${status.details}`), status));
 
 /**
  * A client of one rex service. Each call carries a grant over its request's
